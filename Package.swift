@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layering (see docs/ARCHITECTURE.md):
+//   TocsinCore      pure Swift model, state machine, parsing, persistence. Imports no C module.
+//   CGLibNotify     libnotify + GLib/GIO (one module: both need the same GLib types).
+//   CCanberra       libcanberra.
+//   CTimerFD        <sys/timerfd.h>, which Swift's Glibc module leaves out.
+//   GLibSupport     Swift wrappers over GLib shared by the agent and the client (GVariant, errors, main loop).
+//   TocsinAgent     the agent's adapters (D-Bus service, notifications, ringer, hooks, timers) and their wiring.
+//   tocsind         the agent executable: a few lines over TocsinAgent.
+//   TocsinKit       the client library (talks to the agent over D-Bus).
+//   tocsin          the command-line interface over TocsinKit.
+//   HeadlessSession a private desktop session (D-Bus, Xvfb + dunst, PulseAudio null sink) for tests and the demo.
+//   tocsin-demo     the live demo: a short cooking timer, run on the real desktop or a headless session.
+let package = Package(
+    name: "Tocsin",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "tocsind", targets: ["tocsind"]),
+        .executable(name: "tocsin", targets: ["tocsin"]),
+        .executable(name: "tocsin-demo", targets: ["tocsin-demo"]),
+        .library(name: "TocsinKit", targets: ["TocsinKit"]),
+    ],
+    targets: [
+        .target(name: "TocsinCore"),
+        .systemLibrary(
+            name: "CGLibNotify",
+            pkgConfig: "libnotify",
+            providers: [.apt(["libnotify-dev", "libglib2.0-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCanberra",
+            pkgConfig: "libcanberra",
+            providers: [.apt(["libcanberra-dev"])]
+        ),
+        .systemLibrary(name: "CTimerFD"),
+        .target(name: "GLibSupport", dependencies: ["CGLibNotify", "TocsinCore"]),
+        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "GLibSupport", "CGLibNotify", "CCanberra", "CTimerFD"]),
+        .executableTarget(name: "tocsind", dependencies: ["TocsinAgent", "TocsinCore"]),
+        .target(name: "TocsinKit", dependencies: ["TocsinCore", "GLibSupport", "CGLibNotify"]),
+        .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "GLibSupport"]),
+        .target(name: "HeadlessSession"),
+        .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession", "TocsinKit", "TocsinCore"]),
+        .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore"]),
+        .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLibNotify"]),
+        .testTarget(name: "HeadlessSessionTests", dependencies: ["HeadlessSession"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "TocsinCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

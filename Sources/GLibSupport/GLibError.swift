@@ -1,0 +1,42 @@
+import CGLibNotify
+
+/// A `GError` turned into a Swift error, keeping the D-Bus error name when it came from a peer.
+public struct GLibError: Error, Sendable, CustomStringConvertible {
+    /// The D-Bus error name (`io.github.tocsin.Error.NotFound`, `org.freedesktop.DBus.Error.ServiceUnknown`…), if any.
+    public let remoteName: String?
+    /// The message, with GDBus's `GDBus.Error:name: ` prefix removed.
+    public let message: String
+    /// The GError domain's code.
+    public let code: Int32
+
+    /// Takes ownership of `error` and frees it.
+    public init(consuming error: UnsafeMutablePointer<GError>) {
+        if let name = g_dbus_error_get_remote_error(error) {
+            remoteName = String(cString: name)
+            g_free(name)
+            g_dbus_error_strip_remote_error(error)
+        } else {
+            remoteName = nil
+        }
+        message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        code = error.pointee.code
+        g_error_free(error)
+    }
+
+    /// An error made on the Swift side.
+    public init(message: String, remoteName: String? = nil) {
+        self.remoteName = remoteName
+        self.message = message
+        self.code = 0
+    }
+
+    public var description: String { message }
+
+    /// Calls a GLib function that reports failure through a `GError**`, throwing what it reports.
+    public static func check<Result>(_ call: (UnsafeMutablePointer<UnsafeMutablePointer<GError>?>) -> Result) throws(GLibError) -> Result {
+        var error: UnsafeMutablePointer<GError>?
+        let result = call(&error)
+        if let error { throw GLibError(consuming: error) }
+        return result
+    }
+}

@@ -1,0 +1,150 @@
+import CGLibNotify
+import Foundation
+import TocsinCore
+
+/// Conversions between GLib's `GVariant` and TocsinCore's `WireValue`, so only this file knows
+/// how D-Bus values are built and taken apart.
+public enum Variant {
+    /// A new floating `a{sv}` variant holding `dictionary` (keys sorted, for stable output).
+    public static func make(dictionary: [String: WireValue]) -> OpaquePointer {
+        let entries: [OpaquePointer?] = dictionary.keys.sorted().map { key in
+            g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(make(dictionary[key]!)))
+        }
+        return entries.withUnsafeBufferPointer { buffer in
+            g_variant_new_array(type("{sv}"), buffer.baseAddress, gsize(buffer.count))
+        }
+    }
+
+    /// A new floating `aa{sv}` variant holding `dictionaries`.
+    public static func make(dictionaries: [[String: WireValue]]) -> OpaquePointer {
+        let elements: [OpaquePointer?] = dictionaries.map { make(dictionary: $0) }
+        return elements.withUnsafeBufferPointer { buffer in
+            g_variant_new_array(type("a{sv}"), buffer.baseAddress, gsize(buffer.count))
+        }
+    }
+
+    /// A new floating tuple of `children` (D-Bus method arguments and signal bodies are tuples).
+    public static func tuple(_ children: [OpaquePointer]) -> OpaquePointer {
+        let optionals: [OpaquePointer?] = children
+        return optionals.withUnsafeBufferPointer { buffer in
+            g_variant_new_tuple(buffer.baseAddress, gsize(buffer.count))
+        }
+    }
+
+    /// A new floating variant holding `value`.
+    public static func make(_ value: WireValue) -> OpaquePointer {
+        switch value {
+        case .string(let text): return g_variant_new_string(text)
+        case .double(let number): return g_variant_new_double(number)
+        case .integer(let number): return g_variant_new_int64(gint64(number))
+        case .bool(let flag): return g_variant_new_boolean(flag ? 1 : 0)
+        case .dictionary(let dictionary): return make(dictionary: dictionary)
+        case .stringMap(let map):
+            let entries: [OpaquePointer?] = map.keys.sorted().map { key in
+                g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_string(map[key]!))
+            }
+            return entries.withUnsafeBufferPointer { buffer in
+                g_variant_new_array(type("{ss}"), buffer.baseAddress, gsize(buffer.count))
+            }
+        case .unsupported:
+            // Never built by Tocsin: `unsupported` only describes values received from others.
+            return g_variant_new_string("")
+        }
+    }
+
+    /// The `WireValue` a variant holds; types the wire format never uses come back as `unsupported`.
+    public static func wireValue(_ variant: OpaquePointer) -> WireValue {
+        let signature = String(cString: g_variant_get_type_string(variant))
+        switch signature {
+        case "s", "o", "g": return .string(String(cString: g_variant_get_string(variant, nil)))
+        case "d": return .double(g_variant_get_double(variant))
+        case "b": return .bool(g_variant_get_boolean(variant) != 0)
+        case "y": return .integer(Int64(g_variant_get_byte(variant)))
+        case "n": return .integer(Int64(g_variant_get_int16(variant)))
+        case "q": return .integer(Int64(g_variant_get_uint16(variant)))
+        case "i": return .integer(Int64(g_variant_get_int32(variant)))
+        case "u": return .integer(Int64(g_variant_get_uint32(variant)))
+        case "x": return .integer(Int64(g_variant_get_int64(variant)))
+        case "t":
+            let number = g_variant_get_uint64(variant)
+            return number <= UInt(Int64.max) ? .integer(Int64(number)) : .unsupported(signature: signature)
+        case "v":
+            let inner = g_variant_get_variant(variant)!
+            defer { g_variant_unref(inner) }
+            return wireValue(inner)
+        case "a{sv}": return .dictionary(dictionary(variant))
+        case "a{ss}":
+            var map: [String: String] = [:]
+            forEachEntry(of: variant) { key, value in
+                map[key] = String(cString: g_variant_get_string(value, nil))
+            }
+            return .stringMap(map)
+        default: return .unsupported(signature: signature)
+        }
+    }
+
+    /// The entries of an `a{sv}` variant.
+    public static func dictionary(_ variant: OpaquePointer) -> [String: WireValue] {
+        var result: [String: WireValue] = [:]
+        forEachEntry(of: variant) { key, value in
+            result[key] = wireValue(value)
+        }
+        return result
+    }
+
+    /// The `a{sv}` elements of an `aa{sv}` variant.
+    public static func dictionaries(_ variant: OpaquePointer) -> [[String: WireValue]] {
+        (0..<g_variant_n_children(variant)).map { index in
+            let child = g_variant_get_child_value(variant, index)!
+            defer { g_variant_unref(child) }
+            return dictionary(child)
+        }
+    }
+
+    /// Child `index` of a tuple, as a new reference the caller must `g_variant_unref`.
+    public static func child(_ variant: OpaquePointer, _ index: Int) -> OpaquePointer {
+        g_variant_get_child_value(variant, gsize(index))!
+    }
+
+    /// The string child `index` of a tuple such as a method's `(s)` arguments.
+    public static func string(in tuple: OpaquePointer, at index: Int) -> String {
+        let child = child(tuple, index)
+        defer { g_variant_unref(child) }
+        return String(cString: g_variant_get_string(child, nil))
+    }
+
+    /// A `GVariantType` for a type string. The returned pointer points into a cached table, so it
+    /// is never freed; Tocsin uses a handful of fixed type strings.
+    public static func type(_ signature: String) -> OpaquePointer {
+        VariantTypeCache.shared.type(for: signature)
+    }
+
+    private static func forEachEntry(of variant: OpaquePointer, _ body: (String, OpaquePointer) -> Void) {
+        for index in 0..<g_variant_n_children(variant) {
+            let entry = g_variant_get_child_value(variant, index)!
+            let keyVariant = g_variant_get_child_value(entry, 0)!
+            let valueVariant = g_variant_get_child_value(entry, 1)!
+            body(String(cString: g_variant_get_string(keyVariant, nil)), valueVariant)
+            g_variant_unref(valueVariant)
+            g_variant_unref(keyVariant)
+            g_variant_unref(entry)
+        }
+    }
+}
+
+/// `G_VARIANT_TYPE` is a macro Swift cannot call; this keeps one `GVariantType` per type string.
+private final class VariantTypeCache: @unchecked Sendable {
+    // @unchecked: guarded by `lock`.
+    static let shared = VariantTypeCache()
+    private var types: [String: OpaquePointer] = [:]
+    private let lock = NSLock()
+
+    func type(for signature: String) -> OpaquePointer {
+        lock.withLock {
+            if let type = types[signature] { return type }
+            let type = g_variant_type_new(signature)!
+            types[signature] = type
+            return type
+        }
+    }
+}

@@ -1,0 +1,342 @@
+import CGLibNotify
+import Foundation
+import GLibSupport
+import TocsinCore
+
+/// How the agent is set up; `tocsind`'s command line fills it in.
+public struct AgentConfiguration: Sendable {
+    /// Where the alarms are saved.
+    public var stateDirectory: URL
+    /// How long a hook may run before it is killed, in seconds.
+    public var hookTimeLimit: Double
+    /// Where log lines go.
+    public var log: AgentLog
+
+    /// The usual set-up: state in `$XDG_STATE_HOME/tocsin`, hooks limited to a minute, log on stderr.
+    public init(stateDirectory: URL = AlarmStore.defaultDirectory(), hookTimeLimit: Double = 60, log: AgentLog = .standardError) {
+        self.stateDirectory = stateDirectory
+        self.hookTimeLimit = hookTimeLimit
+        self.log = log
+    }
+}
+
+/// The agent: keeps the alarm book and turns each of its events into effects — saved state,
+/// notifications, sound, hooks and D-Bus signals — on one GLib main loop.
+///
+/// It wakes only when something must happen: at the next deadline (a countdown ending, a ring
+/// limit), once per second of remaining time while a countdown is on screen, and when a D-Bus
+/// call, a button press or a signal arrives.
+public final class Agent {
+    private let configuration: AgentConfiguration
+    private var log: AgentLog { configuration.log }
+    private let store: AlarmStore
+    private var book = AlarmBook()
+    private let loop = MainLoop()
+    private let contentWriter = NotificationContentWriter()
+    private var service: AlarmsService!
+    private var presenter: NotificationPresenter!
+    private var ringer: Ringer!
+    private var hookRunner: HookRunner!
+    private var deadlineTimer: DeadlineTimer!
+    private var isReady = false
+    private var exitStatus: Int32 = 0
+    /// The seconds each countdown notification shows, so it is updated only when they change.
+    private var shownSeconds: [UUID: Int] = [:]
+    /// Countdowns whose notification the user closed: not updated again until their next change.
+    private var dismissedCountdowns: Set<UUID> = []
+
+    /// An agent set up by `configuration`; nothing starts before `run()`.
+    public init(configuration: AgentConfiguration) {
+        self.configuration = configuration
+        self.store = AlarmStore(directory: configuration.stateDirectory)
+    }
+
+    /// Connects to the session bus, takes the agent's name and serves until a termination signal
+    /// or the loss of the bus. Returns the process exit status.
+    public func run() -> Int32 {
+        do {
+            deadlineTimer = try DeadlineTimer(
+                onExpiry: { [unowned self] in letTimePass() },
+                onClockChange: { [unowned self] in
+                    log.info("The system clock was set; checking every alarm again.")
+                    letTimePass()
+                })
+        } catch {
+            log.error("Cannot create the wall-clock timer: \(error.message)")
+            return 1
+        }
+        service = AlarmsService(
+            handler: self, log: log,
+            onReady: { [unowned self] in becomeReady() },
+            onLost: { [unowned self] loss in lost(loss) })
+        loop.quitOnTerminationSignals { [unowned self] signal in
+            log.info("Received \(signal); exiting. Alarms are saved and will ring when the agent runs again.")
+        }
+        service.start()
+        loop.run()
+        return exitStatus
+    }
+
+    // MARK: Start-up
+
+    /// Runs once the bus name is ours: only then can no other agent be ringing the same alarms.
+    private func becomeReady() {
+        loadAlarms()
+        presenter = NotificationPresenter(appName: "Tocsin", log: log)
+        presenter.onAction = { [unowned self] id, key in buttonPressed(key, on: id) }
+        presenter.onDismissed = { [unowned self] id in notificationDismissed(id) }
+        ringer = Ringer(log: log)
+        hookRunner = HookRunner(log: log, timeLimit: configuration.hookTimeLimit)
+        isReady = true
+        let now = Date()
+        // What came due while the agent was not running happens first, then everything else is
+        // shown again as it was.
+        let missed = book.advance(to: now)
+        for alarm in book.alarms {
+            present(alarm, now: now)
+            if case .alerting = alarm.state { ringer.ring(alarm.id, sound: alarm.sound) }
+        }
+        save(after: missed)
+        perform(missed, now: now)
+        rearm(now: now)
+        log.info("Ready on the session bus as \(AlarmsInterface.busName), holding \(book.count) alarm(s); state in \(store.fileURL.path).")
+    }
+
+    private func loadAlarms() {
+        switch store.load() {
+        case .empty:
+            break
+        case .loaded(let alarms):
+            book = AlarmBook(alarms: alarms)
+        case .setAside(let reason, let movedTo):
+            log.warning("The saved alarms in \(store.fileURL.path) could not be used: \(reason). The file was kept as \(movedTo.path); starting with no alarms.")
+        case .unusable(let reason):
+            log.error("The saved alarms in \(store.fileURL.path) could not be used: \(reason). Nothing will be saved until the file is moved away, so it is not overwritten.")
+        }
+    }
+
+    private func lost(_ loss: AlarmsService.Loss) {
+        switch (loss, isReady) {
+        case (.noBus, _):
+            log.error("Cannot connect to the session bus; is DBUS_SESSION_BUS_ADDRESS set?")
+            exitStatus = 1
+        case (.nameTaken, false):
+            log.info("Another Tocsin agent already serves \(AlarmsInterface.busName) on this session bus; this one exits.")
+        case (.nameTaken, true):
+            log.error("Lost the bus name \(AlarmsInterface.busName); exiting.")
+            exitStatus = 1
+        }
+        loop.quit()
+    }
+
+    // MARK: Changes
+
+    /// Lets time pass up to now: fires what is due, updates countdowns, arms the next wake-up.
+    private func letTimePass() {
+        guard isReady else { return }
+        let now = Date()
+        let events = book.advance(to: now)
+        save(after: events)
+        perform(events, now: now)
+        refreshCountdowns(now: now)
+        rearm(now: now)
+    }
+
+    /// Makes a change asked for by a client or a button: saved before it takes effect, so a change
+    /// that cannot be saved is refused rather than lost at the next restart.
+    @discardableResult
+    private func commit(_ change: (inout AlarmBook, Date) throws(AlarmError) -> AlarmEvent) throws(ServiceError) -> AlarmEvent {
+        letTimePass()
+        let now = Date()
+        var candidate = book
+        let event: AlarmEvent
+        do {
+            event = try change(&candidate, now)
+        } catch {
+            throw ServiceError(error)
+        }
+        do {
+            try store.save(candidate.alarms)
+        } catch {
+            throw ServiceError(.storageFailed, "\(error.message) Nothing was changed.")
+        }
+        book = candidate
+        perform([event], now: now)
+        rearm(now: now)
+        return event
+    }
+
+    /// Saves after changes that time made; a failure is logged, since those changes happen anyway.
+    private func save(after events: [AlarmEvent]) {
+        guard !events.isEmpty else { return }
+        do {
+            try store.save(book.alarms)
+        } catch {
+            log.error("\(error.message) The alarms are kept in memory; they may be lost if the agent stops.")
+        }
+    }
+
+    // MARK: Effects
+
+    private func perform(_ events: [AlarmEvent], now: Date) {
+        for event in events {
+            let alarm = event.alarm
+            log.info("“\(alarm.title)” (\(alarm.id.uuidString.lowercased())): \(event.kind.rawValue).")
+            switch event.kind {
+            case .fired:
+                ringer.ring(alarm.id, sound: alarm.sound)
+            case .snoozed, .stopped, .cancelled, .secondary, .unacknowledged:
+                ringer.silence(alarm.id)
+            case .scheduled, .paused, .resumed:
+                break
+            }
+            dismissedCountdowns.remove(alarm.id)
+            if event.kind.removesAlarm {
+                shownSeconds[alarm.id] = nil
+                presenter.withdraw(alarm.id)
+                if event.kind == .unacknowledged {
+                    presenter.announce(contentWriter.unacknowledgedNotice(for: alarm))
+                }
+            } else {
+                present(alarm, now: now)
+            }
+            emitSignal(for: event)
+            if let hookEvent = event.kind.hookEvent, let command = alarm.hooks[hookEvent] {
+                hookRunner.run(command, event: hookEvent, alarm: alarm)
+            }
+        }
+    }
+
+    private func present(_ alarm: Alarm, now: Date) {
+        guard let content = contentWriter.liveActivity(for: alarm, at: now) else { return }
+        presenter.show(content, for: alarm.id)
+        if case .countdown(let phase) = alarm.state {
+            shownSeconds[alarm.id] = CountdownClock.displayedSeconds(remaining: phase.remaining(at: now))
+        } else {
+            shownSeconds[alarm.id] = nil
+        }
+    }
+
+    /// Updates every countdown whose displayed seconds changed since it was last shown.
+    private func refreshCountdowns(now: Date) {
+        for alarm in book.countingDown where !dismissedCountdowns.contains(alarm.id) {
+            guard let remaining = alarm.remaining(at: now) else { continue }
+            if shownSeconds[alarm.id] != CountdownClock.displayedSeconds(remaining: remaining) {
+                present(alarm, now: now)
+            }
+        }
+    }
+
+    /// Arms the wall-clock timer for the next deadline or countdown second, whichever is first.
+    private func rearm(now: Date) {
+        var next = book.nextDeadline
+        for alarm in book.countingDown where !dismissedCountdowns.contains(alarm.id) {
+            guard case .countdown(let phase) = alarm.state else { continue }
+            let change = CountdownClock.nextDisplayChange(fireDate: phase.fireDate, after: now)
+            next = min(next ?? change, change)
+        }
+        deadlineTimer.arm(at: next)
+    }
+
+    private func emitSignal(for event: AlarmEvent) {
+        let signal: AlarmsSignal = event.kind.removesAlarm ? .removed : .changed
+        service.emit(signal, arguments: Variant.tuple([
+            g_variant_new_string(event.kind.rawValue),
+            Variant.make(dictionary: AlarmWireFormat.encode(event.alarm)),
+        ]))
+    }
+
+    // MARK: Notification buttons
+
+    private func buttonPressed(_ key: String, on id: UUID) {
+        guard let intent = AlarmIntent(rawValue: key) else {
+            log.warning("Ignoring unknown notification action “\(key)”.")
+            return
+        }
+        do {
+            try commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
+        } catch {
+            log.warning("The “\(key)” button of \(id.uuidString.lowercased()) did nothing: \(error.message)")
+        }
+    }
+
+    private func notificationDismissed(_ id: UUID) {
+        guard let alarm = book[id] else { return }
+        switch alarm.state {
+        case .alerting:
+            // Closing the banner does not answer the alarm: show it again so Stop stays at hand.
+            log.info("The notification of ringing “\(alarm.title)” was closed; showing it again.")
+            present(alarm, now: Date())
+        case .countdown:
+            dismissedCountdowns.insert(id)
+            shownSeconds[id] = nil
+        case .paused, .scheduled:
+            break
+        }
+    }
+}
+
+// MARK: D-Bus methods
+
+extension Agent: AlarmsServiceHandler {
+    func handle(_ method: AlarmsMethod, arguments: OpaquePointer, sender: String) -> Result<OpaquePointer?, ServiceError> {
+        guard isReady else {
+            return .failure(ServiceError(.invalidState, "The agent is still starting; try again in a moment."))
+        }
+        do {
+            return .success(try reply(to: method, arguments: arguments))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func reply(to method: AlarmsMethod, arguments: OpaquePointer) throws(ServiceError) -> OpaquePointer? {
+        switch method {
+        case .schedule:
+            let request = try scheduleRequest(in: arguments)
+            let event = try commit { book, now throws(AlarmError) in try book.schedule(request, now: now) }
+            return Variant.tuple([g_variant_new_string(event.alarm.id.uuidString.lowercased())])
+        case .cancel: try perform(.cancel, arguments)
+        case .pause: try perform(.pause, arguments)
+        case .resume: try perform(.resume, arguments)
+        case .stop: try perform(.stop, arguments)
+        case .countdown: try perform(.countdown, arguments)
+        case .secondary: try perform(.secondary, arguments)
+        case .list:
+            return Variant.tuple([Variant.make(dictionaries: book.alarms.map(AlarmWireFormat.encode))])
+        case .get:
+            let id = try alarmID(in: arguments)
+            guard let alarm = book[id] else { throw ServiceError(AlarmError.notFound(id: id.uuidString.lowercased())) }
+            return Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(alarm))])
+        }
+        return nil
+    }
+
+    private func perform(_ intent: AlarmIntent, _ arguments: OpaquePointer) throws(ServiceError) {
+        let id = try alarmID(in: arguments)
+        try commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
+    }
+
+    private func scheduleRequest(in arguments: OpaquePointer) throws(ServiceError) -> AlarmRequest {
+        let dictionary = Variant.child(arguments, 0)
+        defer { g_variant_unref(dictionary) }
+        let request: AlarmRequest
+        do {
+            request = try AlarmWireFormat.decodeRequest(Variant.dictionary(dictionary))
+        } catch {
+            throw ServiceError(.invalidArgument, error.message)
+        }
+        if let problem = SoundCheck.problem(with: request.sound) {
+            throw ServiceError(.invalidArgument, problem)
+        }
+        return request
+    }
+
+    private func alarmID(in arguments: OpaquePointer) throws(ServiceError) -> UUID {
+        let text = Variant.string(in: arguments, at: 0)
+        guard let id = UUID(uuidString: text) else {
+            throw ServiceError(.invalidArgument, "“\(text.prefix(64))” is not an alarm id (ids look like 3f2b8c1e-0d4a-4c1e-9a57-8f1e2d3c4b5a).")
+        }
+        return id
+    }
+}

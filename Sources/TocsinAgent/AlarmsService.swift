@@ -1,0 +1,149 @@
+import CGLibNotify
+import GLibSupport
+import TocsinCore
+
+/// What the D-Bus service asks of the agent: one call per method, answered with the reply's
+/// arguments or an error.
+protocol AlarmsServiceHandler: AnyObject {
+    /// Handles `method` called with `arguments` (the `(…)` tuple of its in-arguments) by `sender`.
+    /// Returns the reply tuple (or `nil` for none), or the error to send back.
+    func handle(_ method: AlarmsMethod, arguments: OpaquePointer, sender: String) -> Result<OpaquePointer?, ServiceError>
+}
+
+/// An error sent back to a D-Bus caller: a name under `io.github.tocsin.Error.` and a sentence.
+struct ServiceError: Error {
+    let name: AlarmsErrorName
+    let message: String
+
+    init(_ name: AlarmsErrorName, _ message: String) {
+        self.name = name
+        self.message = message
+    }
+
+    /// The D-Bus error for a refusal of the alarm book.
+    init(_ error: AlarmError) {
+        switch error {
+        case .notFound: self.init(.notFound, error.description)
+        case .invalidState: self.init(.invalidState, error.description)
+        case .invalidArgument: self.init(.invalidArgument, error.description)
+        case .limitReached: self.init(.limitReached, error.description)
+        }
+    }
+}
+
+/// Exports `io.github.tocsin.Alarms1` on the session bus with GDBus and owns `io.github.tocsin.Agent`.
+///
+/// GDBus shares libnotify's GLib main loop, checks argument types against the introspection data
+/// and refuses unknown methods itself, so only well-formed calls reach the handler.
+final class AlarmsService {
+    /// Why the service stopped being reachable.
+    enum Loss {
+        /// There is no session bus to connect to.
+        case noBus
+        /// Another process owns the agent's name (another tocsind is running).
+        case nameTaken
+    }
+
+    private weak var handler: AlarmsServiceHandler?
+    private let onLost: (Loss) -> Void
+    private let onReady: () -> Void
+    private let log: AgentLog
+    private var connection: OpaquePointer?
+    private var ownerID: guint = 0
+    private var registrationID: guint = 0
+    private let interfaceInfo: UnsafeMutablePointer<GDBusInterfaceInfo>
+    private let vtable: UnsafeMutablePointer<GDBusInterfaceVTable>
+
+    /// A service answering with `handler`; `onReady` runs once the name is owned, `onLost` when the
+    /// bus or the name is lost.
+    init(handler: AlarmsServiceHandler, log: AgentLog, onReady: @escaping () -> Void, onLost: @escaping (Loss) -> Void) {
+        self.handler = handler
+        self.log = log
+        self.onReady = onReady
+        self.onLost = onLost
+        // The XML comes from the tables in AlarmsInterface, which cannot be malformed.
+        let nodeInfo = try! GLibError.check { g_dbus_node_info_new_for_xml(AlarmsInterface.introspectionXML, $0) }!
+        interfaceInfo = g_dbus_interface_info_ref(g_dbus_node_info_lookup_interface(nodeInfo, AlarmsInterface.name))
+        g_dbus_node_info_unref(nodeInfo)
+        vtable = .allocate(capacity: 1)
+        vtable.initialize(to: GDBusInterfaceVTable(
+            method_call: { _, sender, _, _, methodName, parameters, invocation, userData in
+                Unmanaged<AlarmsService>.fromOpaque(userData!).takeUnretainedValue()
+                    .dispatch(String(cString: methodName!), parameters: parameters!, sender: sender.map { String(cString: $0) } ?? "", invocation: invocation!)
+            },
+            get_property: { _, _, _, _, propertyName, error, _ in
+                guard String(cString: propertyName!) == "Version" else { return nil }
+                return g_variant_new_uint32(AlarmsInterface.version)
+            },
+            set_property: nil,
+            padding: (nil, nil, nil, nil, nil, nil, nil, nil)
+        ))
+    }
+
+    deinit {
+        if ownerID != 0 { g_bus_unown_name(ownerID) }
+        g_dbus_interface_info_unref(interfaceInfo)
+        vtable.deallocate()
+    }
+
+    /// Connects to the session bus, exports the object and asks for the name. Results arrive on the
+    /// main loop through `onReady` / `onLost`.
+    func start() {
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        ownerID = g_bus_own_name(
+            G_BUS_TYPE_SESSION, AlarmsInterface.busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
+            { connection, _, userData in
+                Unmanaged<AlarmsService>.fromOpaque(userData!).takeUnretainedValue().busAcquired(connection!)
+            },
+            { _, _, userData in
+                Unmanaged<AlarmsService>.fromOpaque(userData!).takeUnretainedValue().onReady()
+            },
+            { connection, _, userData in
+                Unmanaged<AlarmsService>.fromOpaque(userData!).takeUnretainedValue().onLost(connection == nil ? .noBus : .nameTaken)
+            },
+            userData, nil
+        )
+    }
+
+    /// Emits `signal` with `arguments` (a tuple matching its signature) to every listener.
+    func emit(_ signal: AlarmsSignal, arguments: OpaquePointer) {
+        guard let connection else {
+            g_variant_unref(g_variant_ref_sink(arguments))
+            return
+        }
+        do {
+            _ = try GLibError.check {
+                g_dbus_connection_emit_signal(connection, nil, AlarmsInterface.objectPath, AlarmsInterface.name, signal.rawValue, arguments, $0)
+            }
+        } catch {
+            log.warning("Could not emit \(signal.rawValue): \(error.message)")
+        }
+    }
+
+    private func busAcquired(_ connection: OpaquePointer) {
+        self.connection = connection
+        do {
+            registrationID = try GLibError.check {
+                g_dbus_connection_register_object(
+                    connection, AlarmsInterface.objectPath, interfaceInfo, vtable,
+                    Unmanaged.passUnretained(self).toOpaque(), nil, $0)
+            }
+        } catch {
+            log.error("Could not export \(AlarmsInterface.objectPath): \(error.message)")
+        }
+    }
+
+    private func dispatch(_ methodName: String, parameters: OpaquePointer, sender: String, invocation: OpaquePointer) {
+        guard let method = AlarmsMethod(rawValue: methodName), let handler else {
+            // GDBus only routes methods from the introspection data, which all have a case.
+            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "Unknown method \(methodName)")
+            return
+        }
+        switch handler.handle(method, arguments: parameters, sender: sender) {
+        case .success(let reply):
+            g_dbus_method_invocation_return_value(invocation, reply)
+        case .failure(let error):
+            g_dbus_method_invocation_return_dbus_error(invocation, error.name.dbusName, error.message)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import CGLibNotify
+import CTimerFD
+import Foundation
+import GLibSupport
+import Glibc
+
+/// One wall-clock alarm for the whole agent: armed only for the next thing that must happen, so the
+/// agent sleeps when nothing is due.
+///
+/// Uses a `CLOCK_REALTIME` timerfd with an absolute expiry, because fire times are wall-clock
+/// instants: a GLib timeout counts monotonic time and would drift from the wall clock across
+/// suspend or a clock change. The timer is also cancelled by the kernel when the clock is set,
+/// which reports the change at once (`onClockChange`) instead of at the next expiry.
+final class DeadlineTimer {
+    private let descriptor: Int32
+    private var sourceID: guint = 0
+    private let onExpiry: () -> Void
+    private let onClockChange: () -> Void
+
+    /// A disarmed timer calling `onExpiry` when the armed instant passes and `onClockChange` when
+    /// the system clock is set (the timer must then be armed again).
+    init(onExpiry: @escaping () -> Void, onClockChange: @escaping () -> Void) throws(GLibError) {
+        descriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+        guard descriptor >= 0 else {
+            throw GLibError(message: "timerfd_create failed: \(String(cString: strerror(errno)))")
+        }
+        self.onExpiry = onExpiry
+        self.onClockChange = onClockChange
+        sourceID = g_unix_fd_add(descriptor, G_IO_IN, { _, _, userData in
+            Unmanaged<DeadlineTimer>.fromOpaque(userData!).takeUnretainedValue().readExpiry()
+            return SourceResult.keep
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        g_source_remove(sourceID)
+        close(descriptor)
+    }
+
+    /// Arms the timer for `date` (at once if it has passed), or disarms it when `date` is `nil`.
+    func arm(at date: Date?) {
+        var spec = itimerspec()
+        if let date {
+            let seconds = date.timeIntervalSince1970.rounded(.down)
+            // Never all zeros, which would disarm: the epoch itself is long past anyway.
+            spec.it_value.tv_sec = max(0, Int(seconds))
+            spec.it_value.tv_nsec = max(1, Int((date.timeIntervalSince1970 - seconds) * 1_000_000_000))
+        }
+        let flags = date == nil ? 0 : Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET)
+        timerfd_settime(descriptor, flags, &spec, nil)
+    }
+
+    private func readExpiry() {
+        var expirations: UInt64 = 0
+        let result = read(descriptor, &expirations, MemoryLayout<UInt64>.size)
+        if result < 0 && errno == ECANCELED {
+            onClockChange()
+        } else if result == MemoryLayout<UInt64>.size {
+            onExpiry()
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import TocsinCore
+
+/// Checks at schedule time that an alarm's sound can be played, so a typo is an error the user
+/// sees now rather than a silent alarm later.
+enum SoundCheck {
+    /// Why `sound` cannot be played, or `nil` when it can (as far as can be told without playing it).
+    static func problem(with sound: AlarmSound, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        switch sound {
+        case .standard:
+            return nil
+        case .file(let path):
+            guard let handle = FileHandle(forReadingAtPath: path) else {
+                return FileManager.default.fileExists(atPath: path)
+                    ? "The sound file “\(path)” cannot be read (check its permissions)."
+                    : "The sound file “\(path)” does not exist."
+            }
+            defer { try? handle.close() }
+            let header = (try? handle.read(upToCount: 64)) ?? Data()
+            return problem(withHeader: [UInt8](header), path: path)
+        case .themeEvent(let id):
+            return themeFile(for: id, environment: environment) == nil
+                ? "No installed sound theme has the sound “\(id)” (theme sounds live in /usr/share/sounds/<theme>/stereo/)."
+                : nil
+        }
+    }
+
+    /// Whether a file starting with `header` is a sound libcanberra plays: 8- or 16-bit PCM WAV, or Ogg.
+    static func problem(withHeader header: [UInt8], path: String) -> String? {
+        if header.starts(with: Array("OggS".utf8)) {
+            return nil
+        }
+        guard header.count >= 12, header.starts(with: Array("RIFF".utf8)), Array(header[8..<12]) == Array("WAVE".utf8) else {
+            return "The sound file “\(path)” is neither a WAV nor an Ogg file."
+        }
+        // The "fmt " chunk normally follows at byte 12; bits per sample sit 22 bytes into it.
+        guard header.count >= 36, Array(header[12..<16]) == Array("fmt ".utf8) else { return nil }
+        let bitsPerSample = Int(header[34]) | Int(header[35]) << 8
+        guard bitsPerSample == 8 || bitsPerSample == 16 else {
+            return "The sound file “\(path)” is a \(bitsPerSample)-bit WAV file; Tocsin plays 8- or 16-bit WAV and Ogg files."
+        }
+        return nil
+    }
+
+    /// The file a sound theme has for event `id`, searched in the XDG data directories.
+    private static func themeFile(for id: String, environment: [String: String]) -> URL? {
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.local/share"
+        let dataDirectories = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+            .split(separator: ":").map(String.init)
+        let fileManager = FileManager.default
+        for directory in [dataHome] + dataDirectories {
+            let soundsDirectory = URL(fileURLWithPath: directory).appendingPathComponent("sounds")
+            let themes = (try? fileManager.contentsOfDirectory(atPath: soundsDirectory.path)) ?? []
+            for theme in themes {
+                for suffix in ["oga", "ogg", "wav"] {
+                    let candidate = soundsDirectory.appendingPathComponent("\(theme)/stereo/\(id).\(suffix)")
+                    if fileManager.isReadableFile(atPath: candidate.path) { return candidate }
+                }
+            }
+        }
+        return nil
+    }
+}

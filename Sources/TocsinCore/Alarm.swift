@@ -1,0 +1,110 @@
+import Foundation
+
+/// One alarm or timer as the agent keeps it: what it is, how it rings, and where it is in its life.
+public struct Alarm: Sendable, Equatable, Codable, Identifiable {
+    /// Stable identifier, chosen by the agent when the alarm is scheduled.
+    public let id: UUID
+    /// What the alarm is for ("Pasta"); shown as the notification's summary.
+    public var title: String
+    /// Timer (counts down from the moment it is scheduled) or, later, a scheduled alarm.
+    public var kind: AlarmKind
+    /// The timer's length: how long it counts down before ringing (AlarmKit's pre-alert duration).
+    public var countdownDuration: TimeInterval
+    /// How long a snooze counts down before ringing again (AlarmKit's post-alert duration), if snoozing is offered.
+    public var snoozeDuration: TimeInterval?
+    /// The second button while ringing, beside Stop: a snooze or a custom action. `nil`: Stop only.
+    public var secondaryButton: SecondaryButton?
+    /// What plays while it rings.
+    public var sound: AlarmSound
+    /// How long it rings unanswered before it gives up and is ended as not acknowledged.
+    public var ringLimit: TimeInterval
+    /// Shell commands run by the agent on this alarm's events.
+    public var hooks: AlarmHooks
+    /// Where the alarm is in its life.
+    public var state: AlarmState
+    /// When it was scheduled.
+    public let createdAt: Date
+
+    /// Creates an alarm; `AlarmBook.schedule` is the usual way, as it validates the request first.
+    public init(
+        id: UUID, title: String, kind: AlarmKind, countdownDuration: TimeInterval,
+        snoozeDuration: TimeInterval?, secondaryButton: SecondaryButton?, sound: AlarmSound,
+        ringLimit: TimeInterval, hooks: AlarmHooks, state: AlarmState, createdAt: Date
+    ) {
+        self.id = id
+        self.title = title
+        self.kind = kind
+        self.countdownDuration = countdownDuration
+        self.snoozeDuration = snoozeDuration
+        self.secondaryButton = secondaryButton
+        self.sound = sound
+        self.ringLimit = ringLimit
+        self.hooks = hooks
+        self.state = state
+        self.createdAt = createdAt
+    }
+}
+
+/// The kinds of alarm. Timers count down from the moment they are set; scheduled alarms come later.
+public enum AlarmKind: String, Sendable, Codable, CaseIterable {
+    case timer
+}
+
+/// The button shown beside Stop while an alarm rings.
+public struct SecondaryButton: Sendable, Equatable, Codable {
+    /// What pressing it does.
+    public enum Behavior: String, Sendable, Codable {
+        /// Snooze: count down the snooze duration again, then ring again (AlarmKit's `.countdown`).
+        case countdown
+        /// Run the alarm's `secondary` hook and end the alarm (AlarmKit's `.custom`).
+        case custom
+    }
+
+    /// The button's text, e.g. "Snooze", "Repeat", "Next step".
+    public var label: String
+    /// What pressing it does.
+    public var behavior: Behavior
+
+    /// Creates a button labelled `label` that does `behavior`.
+    public init(label: String, behavior: Behavior) {
+        self.label = label
+        self.behavior = behavior
+    }
+}
+
+/// The events an alarm can run a shell command on.
+public enum HookEvent: String, Sendable, Codable, CodingKeyRepresentable, CaseIterable {
+    /// The alarm starts ringing.
+    case fire
+    /// The user stopped the ringing alarm.
+    case stop
+    /// The user snoozed the ringing alarm.
+    case snooze
+    /// The user pressed the custom secondary button.
+    case secondary
+    /// The alarm was cancelled.
+    case cancel
+}
+
+/// Shell commands the agent runs (`/bin/sh -c`) on an alarm's events.
+///
+/// The alarm's id, title and event reach the command through environment variables, never spliced
+/// into the command text, so a title cannot inject shell syntax.
+public struct AlarmHooks: Sendable, Equatable, Codable {
+    /// The command for each event that has one.
+    public var commands: [HookEvent: String]
+
+    /// Creates hooks from a command per event.
+    public init(_ commands: [HookEvent: String] = [:]) {
+        self.commands = commands
+    }
+
+    /// The command to run on `event`, if any.
+    public subscript(event: HookEvent) -> String? {
+        get { commands[event] }
+        set { commands[event] = newValue }
+    }
+
+    /// True when no event has a command.
+    public var isEmpty: Bool { commands.isEmpty }
+}

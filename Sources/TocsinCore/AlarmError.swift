@@ -1,0 +1,25 @@
+/// Why the agent refused an operation. Each case maps to one named D-Bus error.
+public enum AlarmError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No alarm has this id (or id prefix).
+    case notFound(id: String)
+    /// The intent is not allowed in the alarm's current state; `requirement` says which state it needs.
+    case invalidState(intent: AlarmIntent, title: String, state: AlarmStateName, requirement: String)
+    /// The request itself is wrong (bad duration, unknown key, unreadable sound file…).
+    case invalidArgument(AlarmInputError)
+    /// The agent holds as many alarms as it will; nothing was added.
+    case limitReached(limit: Int)
+
+    /// One sentence for a person.
+    public var description: String {
+        switch self {
+        case .notFound(let id):
+            "No alarm or timer has the id “\(id)”."
+        case .invalidState(let intent, let title, let state, let requirement):
+            "Cannot \(intent.verb) “\(title)”: it is \(state.phrase) (\(state.rawValue)); \(requirement)."
+        case .invalidArgument(let inputError):
+            inputError.message
+        case .limitReached(let limit):
+            "The agent already holds \(limit) alarms and timers, its maximum; cancel some first."
+        }
+    }
+}

@@ -1,0 +1,14 @@
+/// A request the agent refuses because of what it says: a bad duration, title, sound, hook or key.
+///
+/// The message is one sentence a person understands, naming the value that was wrong.
+public struct AlarmInputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What was wrong, as a sentence.
+    public let message: String
+
+    /// Creates an error with a human-readable `message`.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,190 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Keeps the alarms on disk in `$XDG_STATE_HOME/tocsin/alarms.json`, so they survive agent restarts.
+///
+/// Writes are atomic (temporary file, fsync, rename, fsync of the directory): a crash leaves either
+/// the old file or the new one, never half of one. A file that cannot be read is moved aside and
+/// never overwritten; if it cannot even be moved, the store refuses to save rather than lose it.
+public final class AlarmStore: @unchecked Sendable {
+    // @unchecked: `isWritable` changes only inside `load()`, which the agent calls once at start-up
+    // on its main thread before any save.
+
+    /// What `load()` found.
+    public enum LoadOutcome: Sendable, Equatable {
+        /// No file yet: a first start.
+        case empty
+        /// The saved alarms.
+        case loaded([Alarm])
+        /// The file could not be read; it was moved to `movedTo` and the agent starts empty.
+        case setAside(reason: String, movedTo: URL)
+        /// The file could not be read nor moved aside; nothing will be saved until this is fixed.
+        case unusable(reason: String)
+    }
+
+    /// The directory holding the state file.
+    public let directory: URL
+    /// The state file.
+    public var fileURL: URL { directory.appendingPathComponent("alarms.json") }
+    /// False once `load()` met a file it could neither read nor move aside.
+    public private(set) var isWritable = true
+
+    /// The version of the file format this build writes and reads.
+    public static let formatVersion = 1
+
+    /// A store in `directory`.
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// `$XDG_STATE_HOME/tocsin`, or `~/.local/state/tocsin` when it is unset, as the XDG spec says.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let stateHome: URL
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            stateHome = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else {
+            let home = environment["HOME"] ?? NSHomeDirectory()
+            stateHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/state", isDirectory: true)
+        }
+        return stateHome.appendingPathComponent("tocsin", isDirectory: true)
+    }
+
+    /// Reads the saved alarms. Call once, before the first `save`.
+    public func load() -> LoadOutcome {
+        let data: Data
+        do {
+            data = try Data(contentsOf: fileURL)
+        } catch CocoaError.fileReadNoSuchFile {
+            return .empty
+        } catch {
+            return setAside(reason: "it could not be read (\(error.localizedDescription))")
+        }
+        do {
+            let file = try Self.decoder.decode(StateFile.self, from: data)
+            guard file.format == Self.formatVersion else {
+                return setAside(reason: "it has format version \(file.format), and this Tocsin reads version \(Self.formatVersion)")
+            }
+            return .loaded(file.alarms)
+        } catch {
+            return setAside(reason: "it is not a valid Tocsin state file (\(Self.describe(error)))")
+        }
+    }
+
+    /// Saves `alarms`, replacing the previous file atomically. On failure the previous file is intact.
+    public func save(_ alarms: [Alarm]) throws(StoreError) {
+        guard isWritable else {
+            throw StoreError("Not saving to \(fileURL.path): the existing state file could not be read or moved aside, and it will not be overwritten.")
+        }
+        let data: Data
+        do {
+            data = try Self.encoder.encode(StateFile(format: Self.formatVersion, alarms: alarms))
+        } catch {
+            throw StoreError("Could not encode the alarms: \(error)")
+        }
+        try createDirectory()
+        let temporary = directory.appendingPathComponent(".alarms.json.\(getpid()).tmp")
+        do {
+            try Self.writeDurably(data, to: temporary)
+            try Self.posix("rename \(temporary.lastPathComponent) to \(fileURL.lastPathComponent)") {
+                rename(temporary.path, fileURL.path)
+            }
+            try Self.syncDirectory(directory)
+        } catch {
+            unlink(temporary.path)
+            throw StoreError("Could not save the alarms to \(fileURL.path): \(error.message)")
+        }
+    }
+
+    private func createDirectory() throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw StoreError("Could not create the state directory \(directory.path): \(error.localizedDescription)")
+        }
+    }
+
+    /// Moves an unreadable file aside under a dated name so it is kept for the user to inspect.
+    private func setAside(reason: String) -> LoadOutcome {
+        let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).timeSeparator(.omitted).dateSeparator(.omitted))
+        let destination = directory.appendingPathComponent("alarms.json.unreadable-\(stamp)")
+        if rename(fileURL.path, destination.path) == 0 {
+            return .setAside(reason: reason, movedTo: destination)
+        }
+        isWritable = false
+        return .unusable(reason: "\(reason), and moving it aside failed: \(String(cString: strerror(errno)))")
+    }
+
+    private static func writeDurably(_ data: Data, to url: URL) throws(StoreError) {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw StoreError(posixMessage("create \(url.lastPathComponent)")) }
+        defer { close(descriptor) }
+        var written = 0
+        while written < data.count {
+            let result = data.withUnsafeBytes { bytes in
+                write(descriptor, bytes.baseAddress! + written, data.count - written)
+            }
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { throw StoreError(posixMessage("write \(url.lastPathComponent)")) }
+            written += result
+        }
+        try posix("flush \(url.lastPathComponent) to disk") { fsync(descriptor) }
+    }
+
+    private static func syncDirectory(_ directory: URL) throws(StoreError) {
+        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw StoreError(posixMessage("open the directory")) }
+        defer { close(descriptor) }
+        try posix("flush the directory to disk") { fsync(descriptor) }
+    }
+
+    private static func posix(_ what: String, _ call: () -> Int32) throws(StoreError) {
+        guard call() == 0 else { throw StoreError(posixMessage(what)) }
+    }
+
+    private static func posixMessage(_ what: String) -> String {
+        "could not \(what): \(String(cString: strerror(errno)))"
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        switch error {
+        case DecodingError.dataCorrupted(let context): context.debugDescription
+        case DecodingError.keyNotFound(let key, _): "missing “\(key.stringValue)”"
+        case DecodingError.typeMismatch(_, let context): "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.valueNotFound(_, let context): "missing value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: "\(error)"
+        }
+    }
+
+    private struct StateFile: Codable {
+        var format: Int
+        var alarms: [Alarm]
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .secondsSince1970
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return decoder
+    }()
+}
+
+/// Saving the alarms failed; the message says why and where.
+public struct StoreError: Error, Sendable, CustomStringConvertible {
+    /// One sentence for the log or the caller.
+    public let message: String
+
+    /// Creates an error with `message`.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,203 @@
+import Foundation
+
+/// The `a{sv}` dictionaries of the `io.github.tocsin.Alarms1` interface: a schedule request going
+/// in, an alarm coming out. Shared by the agent and the client library so both read and write the
+/// same keys; `dbus/io.github.tocsin.Alarms1.xml` documents them.
+///
+/// Durations are seconds (`d`), instants are seconds since the Unix epoch (`d`).
+public enum AlarmWireFormat {
+    /// Keys a `Schedule` request may carry.
+    public enum RequestKey: String, CaseIterable, Sendable {
+        case kind, title, duration, snooze, buttonLabel = "button-label", sound, ringLimit = "ring-limit", hooks
+    }
+
+    /// Keys of an alarm returned by `Get`/`List` and carried by signals.
+    public enum AlarmKey: String, CaseIterable, Sendable {
+        case id, title, kind, state, duration, snooze, buttonLabel = "button-label", buttonBehavior = "button-behavior"
+        case sound, ringLimit = "ring-limit", hooks, created, fireTime = "fire-time", phaseDuration = "phase-duration"
+        case remaining, alertingSince = "alerting-since"
+    }
+
+    // MARK: Requests
+
+    /// The dictionary a client sends to `Schedule` for `request`.
+    public static func encode(_ request: AlarmRequest) -> [String: WireValue] {
+        var dictionary: [RequestKey: WireValue] = [
+            .kind: .string(request.kind.rawValue),
+            .duration: .double(request.duration),
+            .sound: .string(request.sound.description),
+        ]
+        dictionary[.title] = request.title.map(WireValue.string)
+        dictionary[.snooze] = request.snoozeDuration.map(WireValue.double)
+        dictionary[.buttonLabel] = request.secondaryButtonLabel.map(WireValue.string)
+        dictionary[.ringLimit] = request.ringLimit.map(WireValue.double)
+        if !request.hooks.isEmpty {
+            dictionary[.hooks] = .stringMap(Dictionary(uniqueKeysWithValues: request.hooks.commands.map { ($0.key.rawValue, $0.value) }))
+        }
+        return Dictionary(uniqueKeysWithValues: dictionary.map { ($0.key.rawValue, $0.value) })
+    }
+
+    /// Reads a `Schedule` request, refusing unknown keys and values of the wrong type by name.
+    public static func decodeRequest(_ dictionary: [String: WireValue]) throws(AlarmInputError) -> AlarmRequest {
+        let fields = try KeyedFields<RequestKey>(dictionary, what: "schedule request")
+        let kindName = try fields.string(.kind) ?? AlarmKind.timer.rawValue
+        guard let kind = AlarmKind(rawValue: kindName) else {
+            throw AlarmInputError("Unknown kind “\(kindName)”; known kinds: \(AlarmKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        guard let duration = try fields.seconds(.duration) else {
+            throw AlarmInputError("The schedule request has no “duration”.")
+        }
+        return AlarmRequest(
+            kind: kind,
+            title: try fields.string(.title),
+            duration: duration,
+            snoozeDuration: try fields.seconds(.snooze),
+            secondaryButtonLabel: try fields.string(.buttonLabel),
+            sound: try fields.string(.sound).map { text throws(AlarmInputError) in try AlarmSound(parsing: text) } ?? .standard,
+            ringLimit: try fields.seconds(.ringLimit),
+            hooks: try fields.hooks(.hooks)
+        )
+    }
+
+    // MARK: Alarms
+
+    /// The dictionary describing `alarm`.
+    public static func encode(_ alarm: Alarm) -> [String: WireValue] {
+        var dictionary: [AlarmKey: WireValue] = [
+            .id: .string(alarm.id.uuidString.lowercased()),
+            .title: .string(alarm.title),
+            .kind: .string(alarm.kind.rawValue),
+            .state: .string(alarm.state.name.rawValue),
+            .duration: .double(alarm.countdownDuration),
+            .sound: .string(alarm.sound.description),
+            .ringLimit: .double(alarm.ringLimit),
+            .created: .double(alarm.createdAt.timeIntervalSince1970),
+        ]
+        dictionary[.snooze] = alarm.snoozeDuration.map(WireValue.double)
+        dictionary[.buttonLabel] = alarm.secondaryButton.map { .string($0.label) }
+        dictionary[.buttonBehavior] = alarm.secondaryButton.map { .string($0.behavior.rawValue) }
+        if !alarm.hooks.isEmpty {
+            dictionary[.hooks] = .stringMap(Dictionary(uniqueKeysWithValues: alarm.hooks.commands.map { ($0.key.rawValue, $0.value) }))
+        }
+        switch alarm.state {
+        case .scheduled(let fireDate):
+            dictionary[.fireTime] = .double(fireDate.timeIntervalSince1970)
+        case .countdown(let phase):
+            dictionary[.fireTime] = .double(phase.fireDate.timeIntervalSince1970)
+            dictionary[.phaseDuration] = .double(phase.duration)
+        case .paused(let phase):
+            dictionary[.remaining] = .double(phase.remaining)
+            dictionary[.phaseDuration] = .double(phase.duration)
+        case .alerting(let since):
+            dictionary[.alertingSince] = .double(since.timeIntervalSince1970)
+        }
+        return Dictionary(uniqueKeysWithValues: dictionary.map { ($0.key.rawValue, $0.value) })
+    }
+
+    /// Reads an alarm dictionary (the client's side of `encode(_: Alarm)`).
+    public static func decodeAlarm(_ dictionary: [String: WireValue]) throws(AlarmInputError) -> Alarm {
+        let fields = try KeyedFields<AlarmKey>(dictionary, what: "alarm")
+        let idText = try fields.required(.id, fields.string)
+        guard let id = UUID(uuidString: idText) else { throw AlarmInputError("“\(idText)” is not an alarm id.") }
+        let stateText = try fields.required(.state, fields.string)
+        let state: AlarmState
+        switch AlarmStateName(rawValue: stateText) {
+        case .scheduled?:
+            state = .scheduled(fireDate: try fields.required(.fireTime, fields.instant))
+        case .countdown?:
+            state = .countdown(CountdownPhase(fireDate: try fields.required(.fireTime, fields.instant), duration: try fields.required(.phaseDuration, fields.seconds)))
+        case .paused?:
+            state = .paused(PausedPhase(remaining: try fields.required(.remaining, fields.seconds), duration: try fields.required(.phaseDuration, fields.seconds)))
+        case .alerting?:
+            state = .alerting(since: try fields.required(.alertingSince, fields.instant))
+        case nil:
+            throw AlarmInputError("Unknown alarm state “\(stateText)”.")
+        }
+        let kindText = try fields.required(.kind, fields.string)
+        guard let kind = AlarmKind(rawValue: kindText) else { throw AlarmInputError("Unknown alarm kind “\(kindText)”.") }
+        var secondaryButton: SecondaryButton?
+        if let label = try fields.string(.buttonLabel) {
+            let behaviorText = try fields.required(.buttonBehavior, fields.string)
+            guard let behavior = SecondaryButton.Behavior(rawValue: behaviorText) else {
+                throw AlarmInputError("Unknown button behavior “\(behaviorText)”.")
+            }
+            secondaryButton = SecondaryButton(label: label, behavior: behavior)
+        }
+        return Alarm(
+            id: id,
+            title: try fields.required(.title, fields.string),
+            kind: kind,
+            countdownDuration: try fields.required(.duration, fields.seconds),
+            snoozeDuration: try fields.seconds(.snooze),
+            secondaryButton: secondaryButton,
+            sound: try AlarmSound(parsing: try fields.required(.sound, fields.string)),
+            ringLimit: try fields.required(.ringLimit, fields.seconds),
+            hooks: try fields.hooks(.hooks),
+            state: state,
+            createdAt: try fields.required(.created, fields.instant)
+        )
+    }
+}
+
+/// Typed access to a wire dictionary whose keys are the cases of `Key`; unknown keys are refused
+/// up front so a typo in a client is an error, not a silently ignored option.
+private struct KeyedFields<Key: RawRepresentable & CaseIterable> where Key.RawValue == String {
+    private let values: [String: WireValue]
+
+    init(_ values: [String: WireValue], what: String) throws(AlarmInputError) {
+        let known = Set(Key.allCases.map(\.rawValue))
+        if let unknown = values.keys.sorted().first(where: { !known.contains($0) }) {
+            throw AlarmInputError("Unknown key “\(unknown)” in the \(what); known keys: \(Key.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        self.values = values
+    }
+
+    func required<Value>(_ key: Key, _ read: (Key) throws(AlarmInputError) -> Value?) throws(AlarmInputError) -> Value {
+        guard let value = try read(key) else { throw AlarmInputError("The key “\(key.rawValue)” is missing.") }
+        return value
+    }
+
+    func string(_ key: Key) throws(AlarmInputError) -> String? {
+        switch values[key.rawValue] {
+        case nil: return nil
+        case .string(let text)?: return text
+        case let other?: throw mismatch(key, other, expected: "a string (s)")
+        }
+    }
+
+    /// A duration in seconds; any numeric type is accepted so `gdbus call` users can write `<300>`.
+    func seconds(_ key: Key) throws(AlarmInputError) -> TimeInterval? {
+        switch values[key.rawValue] {
+        case nil: return nil
+        case .double(let number)?: return number
+        case .integer(let number)?: return TimeInterval(number)
+        case let other?: throw mismatch(key, other, expected: "a number of seconds (d)")
+        }
+    }
+
+    func instant(_ key: Key) throws(AlarmInputError) -> Date? {
+        try seconds(key).map { Date(timeIntervalSince1970: $0) }
+    }
+
+    func hooks(_ key: Key) throws(AlarmInputError) -> AlarmHooks {
+        switch values[key.rawValue] {
+        case nil:
+            return AlarmHooks()
+        case .stringMap(let map)?:
+            var hooks = AlarmHooks()
+            for (eventName, command) in map {
+                guard let event = HookEvent(rawValue: eventName) else {
+                    throw AlarmInputError("Unknown hook event “\(eventName)”; known events: \(HookEvent.allCases.map(\.rawValue).joined(separator: ", ")).")
+                }
+                hooks[event] = command
+            }
+            return hooks
+        case let other?:
+            throw mismatch(key, other, expected: "a map of event to command (a{ss})")
+        }
+    }
+
+    private func mismatch(_ key: Key, _ value: WireValue, expected: String) -> AlarmInputError {
+        AlarmInputError("The key “\(key.rawValue)” must be \(expected), not a value of type \(value.signature).")
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+
+/// What a desktop notification for an alarm shows, independent of any notification library.
+public struct NotificationContent: Sendable, Equatable {
+    /// How insistently the notification server should show it.
+    public enum Urgency: Int, Sendable {
+        case low = 0, normal = 1, critical = 2
+    }
+
+    /// A button: `key` is what the server reports back when it is pressed, `label` what it shows.
+    public struct Action: Sendable, Equatable {
+        /// Reported back when pressed; Tocsin's keys are `AlarmIntent` raw values.
+        public let key: String
+        /// The button's text.
+        public let label: String
+
+        /// Creates a button.
+        public init(key: String, label: String) {
+            self.key = key
+            self.label = label
+        }
+
+        /// The button that performs `intent`.
+        public init(_ intent: AlarmIntent, label: String) {
+            self.init(key: intent.rawValue, label: label)
+        }
+    }
+
+    /// The first line, in bold on most servers.
+    public var summary: String
+    /// The text below it (plain text: the presenter escapes it where the server reads markup).
+    public var body: String
+    /// The `value` hint, percent elapsed, shown as a progress bar by servers that support it.
+    public var progress: Int?
+    /// The buttons, in order.
+    public var actions: [Action]
+    /// How insistently it is shown.
+    public var urgency: Urgency
+    /// Stays on screen until Tocsin removes it (never expires, `resident` set).
+    public var isPersistent: Bool
+
+    /// Creates a notification's content.
+    public init(summary: String, body: String, progress: Int? = nil, actions: [Action] = [], urgency: Urgency = .normal, isPersistent: Bool) {
+        self.summary = summary
+        self.body = body
+        self.progress = progress
+        self.actions = actions
+        self.urgency = urgency
+        self.isPersistent = isPersistent
+    }
+}
+
+/// Writes the notifications a user sees for an alarm: the live activity (counting down, paused,
+/// ringing) and the notice for a ring nobody answered.
+public struct NotificationContentWriter: Sendable {
+    /// The zone in which end times are shown.
+    public var timeZone: TimeZone
+    /// The locale for times of day (12- or 24-hour clock).
+    public var locale: Locale
+
+    /// Creates a writer for times in `timeZone`, written for `locale`.
+    public init(timeZone: TimeZone = .current, locale: Locale = .current) {
+        self.timeZone = timeZone
+        self.locale = locale
+    }
+
+    /// The live activity of `alarm` at `now`; `nil` in states that show none (scheduled).
+    public func liveActivity(for alarm: Alarm, at now: Date) -> NotificationContent? {
+        switch alarm.state {
+        case .countdown(let phase):
+            let remaining = CountdownClock.displayedSeconds(remaining: phase.remaining(at: now))
+            return NotificationContent(
+                summary: alarm.title,
+                body: "\(DurationFormat.clock(seconds: remaining)) remaining · ends \(timeOfDay(phase.fireDate))",
+                progress: alarm.percentElapsed(at: now),
+                actions: [.init(.pause, label: "Pause"), .init(.cancel, label: "Cancel")],
+                isPersistent: true
+            )
+        case .paused(let phase):
+            let remaining = CountdownClock.displayedSeconds(remaining: phase.remaining)
+            return NotificationContent(
+                summary: alarm.title,
+                body: "Paused · \(DurationFormat.clock(seconds: remaining)) remaining",
+                progress: alarm.percentElapsed(at: now),
+                actions: [.init(.resume, label: "Resume"), .init(.cancel, label: "Cancel")],
+                isPersistent: true
+            )
+        case .alerting(let since):
+            var actions = [NotificationContent.Action(.stop, label: "Stop")]
+            if let button = alarm.secondaryButton {
+                actions.append(.init(.secondary, label: button.label))
+            }
+            return NotificationContent(
+                summary: alarm.title,
+                body: "Time’s up · \(DurationFormat.clock(seconds: Int(alarm.countdownDuration.rounded()))) timer, rang at \(timeOfDay(since))",
+                actions: actions,
+                urgency: .critical,
+                isPersistent: true
+            )
+        case .scheduled:
+            return nil
+        }
+    }
+
+    /// The notice left when `alarm` rang for its whole ring limit and nobody stopped it.
+    public func unacknowledgedNotice(for alarm: Alarm) -> NotificationContent {
+        let since: String
+        if case .alerting(let start) = alarm.state {
+            since = " from \(timeOfDay(start))"
+        } else {
+            since = ""
+        }
+        return NotificationContent(
+            summary: "Not acknowledged: \(alarm.title)",
+            body: "It rang for \(DurationFormat.spoken(alarm.ringLimit))\(since) and nobody stopped it.",
+            isPersistent: false
+        )
+    }
+
+    /// A time of day as the locale writes it ("14:03" or "2:03 PM").
+    public func timeOfDay(_ date: Date) -> String {
+        var style = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, timeZone: timeZone)
+        style.calendar = Calendar(identifier: .gregorian)
+        return date.formatted(style)
+    }
+}

@@ -1,0 +1,152 @@
+import CGLibNotify
+import Foundation
+import GLibSupport
+import TocsinCore
+
+/// A connection to the Tocsin agent on the session bus: every method of `io.github.tocsin.Alarms1`
+/// as a Swift call, and its signals as `AlarmChange`s.
+///
+/// Calls are synchronous and may start the agent through D-Bus activation. Use one client from one
+/// thread; signal handlers run on the GLib main loop, which the caller runs (see `watch`).
+public final class TocsinClient {
+    private let connection: OpaquePointer
+    private var subscriptions: [guint] = []
+    /// How long a call may take before it fails, in milliseconds (activation included).
+    private let timeoutMilliseconds: Int32 = 25_000
+
+    /// Connects to the session bus.
+    public init() throws(TocsinClientError) {
+        do {
+            connection = try GLibError.check { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }!
+        } catch {
+            throw .agentUnavailable("There is no D-Bus session bus to reach the Tocsin agent on (\(error.message)).")
+        }
+    }
+
+    deinit {
+        for subscription in subscriptions {
+            g_dbus_connection_signal_unsubscribe(connection, subscription)
+        }
+        g_object_unref(UnsafeMutableRawPointer(connection))
+    }
+
+    /// Schedules what `request` describes; returns the new alarm's id.
+    public func schedule(_ request: AlarmRequest) throws(TocsinClientError) -> UUID {
+        let reply = try call(.schedule, Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(request))]))
+        defer { g_variant_unref(reply) }
+        let text = Variant.string(in: reply, at: 0)
+        guard let id = UUID(uuidString: text) else { throw .protocolError("The agent returned “\(text)” as an id.") }
+        return id
+    }
+
+    /// Performs `intent` (pause, resume, cancel, stop, countdown, secondary) on alarm `id`.
+    public func perform(_ intent: AlarmIntent, on id: UUID) throws(TocsinClientError) {
+        let method: AlarmsMethod = switch intent {
+        case .pause: .pause
+        case .resume: .resume
+        case .cancel: .cancel
+        case .stop: .stop
+        case .countdown: .countdown
+        case .secondary: .secondary
+        }
+        g_variant_unref(try call(method, Variant.tuple([g_variant_new_string(id.uuidString.lowercased())])))
+    }
+
+    /// Every alarm the agent holds, oldest first.
+    public func alarms() throws(TocsinClientError) -> [Alarm] {
+        let reply = try call(.list, nil)
+        defer { g_variant_unref(reply) }
+        let list = Variant.child(reply, 0)
+        defer { g_variant_unref(list) }
+        return try Variant.dictionaries(list).map { dictionary throws(TocsinClientError) in try Self.decode(dictionary) }
+    }
+
+    /// The alarm with `id`.
+    public func alarm(_ id: UUID) throws(TocsinClientError) -> Alarm {
+        let reply = try call(.get, Variant.tuple([g_variant_new_string(id.uuidString.lowercased())]))
+        defer { g_variant_unref(reply) }
+        let dictionary = Variant.child(reply, 0)
+        defer { g_variant_unref(dictionary) }
+        return try Self.decode(Variant.dictionary(dictionary))
+    }
+
+    /// Calls `handler` on the main loop for every change the agent announces, from now on, across
+    /// agent restarts. The caller must run a GLib main loop (`MainLoop().run()`).
+    public func watch(_ handler: @escaping (AlarmChange) -> Void) {
+        for signal in AlarmsSignal.allCases {
+            let box = SignalHandlerBox { parameters in
+                let eventVariant = Variant.child(parameters, 0)
+                let alarmVariant = Variant.child(parameters, 1)
+                defer {
+                    g_variant_unref(eventVariant)
+                    g_variant_unref(alarmVariant)
+                }
+                let eventName = String(cString: g_variant_get_string(eventVariant, nil))
+                guard let event = AlarmEvent.Kind(rawValue: eventName),
+                      let alarm = try? AlarmWireFormat.decodeAlarm(Variant.dictionary(alarmVariant)) else { return }
+                handler(AlarmChange(event: event, alarm: alarm, receivedAt: Date()))
+            }
+            // Matching on the well-known name: the bus delivers from whoever owns it, so the
+            // subscription survives an agent restart.
+            let id = g_dbus_connection_signal_subscribe(
+                connection, AlarmsInterface.busName, AlarmsInterface.name, signal.rawValue, AlarmsInterface.objectPath,
+                nil, G_DBUS_SIGNAL_FLAGS_NONE,
+                { _, _, _, _, _, parameters, userData in
+                    Unmanaged<SignalHandlerBox>.fromOpaque(userData!).takeUnretainedValue().handle(parameters!)
+                },
+                Unmanaged.passRetained(box).toOpaque(),
+                { userData in Unmanaged<SignalHandlerBox>.fromOpaque(userData!).release() })
+            subscriptions.append(id)
+        }
+    }
+
+    /// Calls `handler` with `true` when the agent appears on the bus and `false` when it goes away
+    /// (called once at once with the current state). Needs a running main loop, like `watch`.
+    public func watchAgentPresence(_ handler: @escaping (Bool) -> Void) {
+        let appeared = CallbackBox { handler(true) }
+        let vanished = CallbackBox { handler(false) }
+        let boxes = Unmanaged.passRetained(PresenceBoxes(appeared: appeared, vanished: vanished)).toOpaque()
+        _ = g_bus_watch_name_on_connection(
+            connection, AlarmsInterface.busName, G_BUS_NAME_WATCHER_FLAGS_NONE,
+            { _, _, _, userData in Unmanaged<PresenceBoxes>.fromOpaque(userData!).takeUnretainedValue().appeared.body() },
+            { _, _, userData in Unmanaged<PresenceBoxes>.fromOpaque(userData!).takeUnretainedValue().vanished.body() },
+            boxes, { userData in Unmanaged<PresenceBoxes>.fromOpaque(userData!).release() })
+    }
+
+    /// Calls `method` and returns its reply tuple (owned by the caller), or the agent's error.
+    private func call(_ method: AlarmsMethod, _ arguments: OpaquePointer?) throws(TocsinClientError) -> OpaquePointer {
+        do {
+            return try GLibError.check {
+                g_dbus_connection_call_sync(
+                    connection, AlarmsInterface.busName, AlarmsInterface.objectPath, AlarmsInterface.name,
+                    method.rawValue, arguments, nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, $0)
+            }!
+        } catch {
+            throw TocsinClientError(dbusErrorName: error.remoteName, message: error.message)
+        }
+    }
+
+    private static func decode(_ dictionary: [String: WireValue]) throws(TocsinClientError) -> Alarm {
+        do {
+            return try AlarmWireFormat.decodeAlarm(dictionary)
+        } catch {
+            throw .protocolError("The agent sent an alarm this client cannot read: \(error.message)")
+        }
+    }
+}
+
+/// Carries a signal handler through GDBus's `gpointer`.
+private final class SignalHandlerBox {
+    let handle: (OpaquePointer) -> Void
+    init(_ handle: @escaping (OpaquePointer) -> Void) { self.handle = handle }
+}
+
+/// Carries the two callbacks of a name watch through one `gpointer`.
+private final class PresenceBoxes {
+    let appeared: CallbackBox
+    let vanished: CallbackBox
+    init(appeared: CallbackBox, vanished: CallbackBox) {
+        self.appeared = appeared
+        self.vanished = vanished
+    }
+}

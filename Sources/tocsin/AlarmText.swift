@@ -1,0 +1,98 @@
+import Foundation
+import TocsinCore
+
+/// How `tocsin` writes alarms for people (tables, details, watch lines) and for programs (JSON).
+enum AlarmText {
+    static let writer = NotificationContentWriter()
+
+    /// The first eight characters of an id: enough to tell alarms apart, and accepted as a prefix.
+    static func shortID(_ id: UUID) -> String {
+        String(id.uuidString.lowercased().prefix(8))
+    }
+
+    /// What the alarm is doing at `now`, in a few words ("2:59 left, rings 14:03", "ringing since 14:03").
+    static func status(of alarm: Alarm, at now: Date) -> String {
+        switch alarm.state {
+        case .countdown(let phase):
+            "\(clock(phase.remaining(at: now))) left, rings \(writer.timeOfDay(phase.fireDate))"
+        case .paused(let phase):
+            "\(clock(phase.remaining)) left, paused"
+        case .alerting(let since):
+            "ringing since \(writer.timeOfDay(since))"
+        case .scheduled(let fireDate):
+            "rings \(writer.timeOfDay(fireDate))"
+        }
+    }
+
+    /// A table of alarms, one per line, with a header.
+    static func table(_ alarms: [Alarm], at now: Date) -> String {
+        let rows = alarms.map { [shortID($0.id), $0.state.name.rawValue, status(of: $0, at: now), $0.title] }
+        let header = ["ID", "STATE", "STATUS", "TITLE"]
+        let widths = (0..<header.count).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell.padding(toLength: widths[column], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
+    /// Every detail of one alarm, one "name: value" per line.
+    static func details(of alarm: Alarm, at now: Date) -> String {
+        var lines: [(String, String)] = [
+            ("id", alarm.id.uuidString.lowercased()),
+            ("title", alarm.title),
+            ("kind", alarm.kind.rawValue),
+            ("state", "\(alarm.state.name.rawValue) (\(status(of: alarm, at: now)))"),
+            ("duration", clock(alarm.countdownDuration)),
+        ]
+        if let snooze = alarm.snoozeDuration { lines.append(("snooze", DurationFormat.spoken(snooze))) }
+        if let button = alarm.secondaryButton {
+            lines.append(("button", "“\(button.label)” (\(button.behavior == .countdown ? "snoozes" : "runs the button hook"))"))
+        }
+        lines.append(("sound", alarm.sound.description))
+        lines.append(("ring limit", DurationFormat.spoken(alarm.ringLimit)))
+        for event in HookEvent.allCases {
+            if let command = alarm.hooks[event] { lines.append(("on \(event.rawValue)", command)) }
+        }
+        lines.append(("created", writer.timeOfDay(alarm.createdAt)))
+        let width = lines.map(\.0.count).max() ?? 0
+        return lines.map { "\(($0.0 + ":").padding(toLength: width + 1, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n")
+    }
+
+    /// A watch line: time, event, id, title and what the alarm does now.
+    static func watchLine(_ event: AlarmEvent.Kind, _ alarm: Alarm, at now: Date) -> String {
+        let status = event.removesAlarm ? "removed" : status(of: alarm, at: now)
+        return "\(writer.timeOfDay(now))  \(event.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0))\(shortID(alarm.id))  \(alarm.title)  (\(status))"
+    }
+
+    /// The alarm as a JSON object: the D-Bus keys, plus `remaining` for a running countdown.
+    static func jsonObject(_ alarm: Alarm, at now: Date) -> [String: Any] {
+        var object = AlarmWireFormat.encode(alarm).mapValues(jsonValue)
+        if case .countdown(let phase) = alarm.state {
+            object["remaining"] = (phase.remaining(at: now) * 1000).rounded() / 1000
+        }
+        return object
+    }
+
+    /// `value` serialised as one line of JSON with sorted keys.
+    static func json(_ value: Any) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("null".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func clock(_ interval: TimeInterval) -> String {
+        DurationFormat.clock(seconds: CountdownClock.displayedSeconds(remaining: interval))
+    }
+
+    private static func jsonValue(_ value: WireValue) -> Any {
+        switch value {
+        case .string(let text): text
+        case .double(let number): number
+        case .integer(let number): number
+        case .bool(let flag): flag
+        case .stringMap(let map): map
+        case .dictionary(let dictionary): dictionary.mapValues(jsonValue)
+        case .unsupported(let signature): "<\(signature)>"
+        }
+    }
+}

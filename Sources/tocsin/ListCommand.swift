@@ -1,0 +1,55 @@
+import Foundation
+import TocsinCore
+import TocsinKit
+
+/// `tocsin list`: every alarm and timer with its state.
+enum ListCommand: Command {
+    static let name = "list"
+    static let summary = "list alarms and timers"
+    static let help = """
+        Usage: tocsin list [--json]
+
+        Lists every alarm and timer: a short id (any unique prefix of an id is accepted by the
+        other commands), its state (countdown, paused, alerting), what it is doing and its title.
+
+          --json   one JSON array of alarm objects (the keys of the D-Bus API, plus "remaining")
+        """
+
+    static func run(_ arguments: [String]) throws(CommandError) {
+        let parsed = try ParsedArguments(arguments, command: name, flags: ["--json"])
+        try parsed.expectPositionals([], command: name)
+        let alarms: [Alarm]
+        do { alarms = try TocsinClient().alarms() } catch { throw CommandError(error) }
+        let now = Date()
+        if parsed.flags.contains("--json") {
+            print(AlarmText.json(alarms.map { AlarmText.jsonObject($0, at: now) }))
+        } else if alarms.isEmpty {
+            Output.note("No alarms or timers.")
+        } else {
+            print(AlarmText.table(alarms, at: now))
+        }
+    }
+}
+
+/// `tocsin show ID`: everything about one alarm.
+enum ShowCommand: Command {
+    static let name = "show"
+    static let summary = "show one alarm or timer in full"
+    static let help = """
+        Usage: tocsin show ID [--json]
+
+        Shows everything about one alarm or timer, hooks included. ID may be any unique prefix.
+
+          --json   one JSON object (the keys of the D-Bus API, plus "remaining")
+        """
+
+    static func run(_ arguments: [String]) throws(CommandError) {
+        let parsed = try ParsedArguments(arguments, command: name, flags: ["--json"])
+        try parsed.expectPositionals(["ID"], command: name)
+        let client: TocsinClient
+        do { client = try TocsinClient() } catch { throw CommandError(error) }
+        let alarm = try AlarmResolver(client: client).alarm(named: parsed.positionals[0])
+        let now = Date()
+        print(parsed.flags.contains("--json") ? AlarmText.json(AlarmText.jsonObject(alarm, at: now)) : AlarmText.details(of: alarm, at: now))
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import GLibSupport
+import TocsinCore
+import TocsinKit
+
+/// `tocsin watch`: one line per change, until interrupted.
+enum WatchCommand: Command {
+    static let name = "watch"
+    static let summary = "print every change of every alarm as it happens"
+    static let help = """
+        Usage: tocsin watch [--json]
+
+        Prints one line per change (scheduled, paused, resumed, fired, snoozed, stopped,
+        cancelled, secondary, unacknowledged) until interrupted. Keeps watching when the agent
+        restarts, and says when it stops or comes back.
+
+          --json   one JSON object per line: {"time":…, "event":…, "alarm":{…}}; when the agent
+                   goes away or returns: {"time":…, "event":"agent-stopped"|"agent-started"}
+        """
+
+    static func run(_ arguments: [String]) throws(CommandError) {
+        let parsed = try ParsedArguments(arguments, command: name, flags: ["--json"])
+        try parsed.expectPositionals([], command: name)
+        let json = parsed.flags.contains("--json")
+        let client: TocsinClient
+        do { client = try TocsinClient() } catch { throw CommandError(error) }
+        client.watch { change in
+            if json {
+                Output.line(AlarmText.json([
+                    "time": change.receivedAt.timeIntervalSince1970,
+                    "event": change.event.rawValue,
+                    "alarm": AlarmText.jsonObject(change.alarm, at: change.receivedAt),
+                ]))
+            } else {
+                Output.line(AlarmText.watchLine(change.event, change.alarm, at: change.receivedAt))
+            }
+        }
+        var agentPresent: Bool?
+        client.watchAgentPresence { present in
+            defer { agentPresent = present }
+            // The first report is the state at start: say only if the agent is missing.
+            guard agentPresent != nil || !present else { return }
+            if json {
+                Output.line(AlarmText.json(["time": Date().timeIntervalSince1970, "event": present ? "agent-started" : "agent-stopped"]))
+            } else {
+                Output.note(present ? "The agent is running again." : "The agent is not running; waiting for it to start.")
+            }
+        }
+        let loop = MainLoop()
+        loop.quitOnTerminationSignals { _ in }
+        loop.run()
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import TocsinAgent
+import TocsinCore
+
+// tocsind: the Tocsin session agent. Everything it does lives in TocsinAgent; this file only
+// reads the command line.
+let usage = """
+    Usage: tocsind [--state-dir DIR]
+
+    The Tocsin agent: keeps your alarms and timers and rings them on time. It serves
+    io.github.tocsin.Agent on the session bus; use the `tocsin` command to talk to it.
+
+      --state-dir DIR   keep alarms in DIR (default: $XDG_STATE_HOME/tocsin)
+      --version         print the version
+      --help            show this help
+    """
+
+var configuration = AgentConfiguration()
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--state-dir":
+        guard let directory = arguments.popFirst() else {
+            FileHandle.standardError.write(Data("tocsind: --state-dir needs a directory.\n".utf8))
+            exit(2)
+        }
+        configuration.stateDirectory = URL(fileURLWithPath: directory, isDirectory: true)
+    case "--version":
+        print("tocsind \(TocsinVersion.string)")
+        exit(0)
+    case "--help", "-h":
+        print(usage)
+        exit(0)
+    default:
+        FileHandle.standardError.write(Data("tocsind: unknown option “\(argument)”.\n\n\(usage)\n".utf8))
+        exit(2)
+    }
+}
+exit(Agent(configuration: configuration).run())
