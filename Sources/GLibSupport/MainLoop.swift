@@ -41,9 +41,12 @@ public final class MainLoop {
         }
     }
 
-    /// Runs `body` on the loop's thread as soon as possible. Safe to call from any thread.
+    /// Runs `body` on the loop's thread as soon as possible. Safe to call from any thread, and
+    /// never runs `body` before returning: `g_main_context_invoke` would run it at once on the
+    /// calling thread whenever it can acquire the context, which deadlocks a library calling back
+    /// with its own lock held (libcanberra does).
     public static func post(_ body: @escaping () -> Void) {
-        g_main_context_invoke_full(nil, G_PRIORITY_HIGH, { userData in
+        g_idle_add_full(G_PRIORITY_HIGH, { userData in
             CallbackBox.from(userData).body()
             return SourceResult.remove
         }, CallbackBox(body).retainedPointer, CallbackBox.release)

@@ -335,7 +335,7 @@ extension Agent: AlarmsServiceHandler {
     private func alarmID(in arguments: OpaquePointer) throws(ServiceError) -> UUID {
         let text = Variant.string(in: arguments, at: 0)
         guard let id = UUID(uuidString: text) else {
-            throw ServiceError(.invalidArgument, "“\(text.prefix(64))” is not an alarm id (ids look like 3f2b8c1e-0d4a-4c1e-9a57-8f1e2d3c4b5a).")
+            throw ServiceError(.invalidArgument, "“\(AlarmInputError.quotable(text.prefix(64)))” is not an alarm id (ids look like 3f2b8c1e-0d4a-4c1e-9a57-8f1e2d3c4b5a).")
         }
         return id
     }

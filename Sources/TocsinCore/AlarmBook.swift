@@ -37,6 +37,9 @@ public struct AlarmBook: Sendable, Equatable {
     /// Adds the alarm `request` describes, counting down from `now`.
     public mutating func schedule(_ request: AlarmRequest, id: UUID = UUID(), now: Date) throws(AlarmError) -> AlarmEvent {
         guard alarmsByID.count < capacity else { throw .limitReached(limit: capacity) }
+        guard alarmsByID[id] == nil else {
+            throw .invalidArgument(AlarmInputError("An alarm with the id \(id.uuidString.lowercased()) already exists."))
+        }
         let alarm: Alarm
         do {
             alarm = try request.makeAlarm(id: id, now: now)
@@ -73,7 +76,7 @@ public struct AlarmBook: Sendable, Equatable {
     private func earliestDeadline() -> (alarm: Alarm, deadline: Date)? {
         alarmsByID.values.lazy
             .compactMap { alarm in alarm.nextDeadline.map { (alarm: alarm, deadline: $0) } }
-            .min { $0.deadline < $1.deadline }
+            .min { ($0.deadline, $0.alarm.createdAt, $0.alarm.id.uuidString) < ($1.deadline, $1.alarm.createdAt, $1.alarm.id.uuidString) }
     }
 
     private mutating func record(_ event: AlarmEvent) {

@@ -12,3 +12,13 @@ public struct AlarmInputError: Error, Sendable, Equatable, CustomStringConvertib
 
     public var description: String { message }
 }
+
+extension AlarmInputError {
+    /// `text` made safe to quote in a message: control characters (a terminal escape sequence,
+    /// a newline) are shown as `\u{…}` escapes instead of acting on the terminal.
+    public static func quotable(_ text: some StringProtocol) -> String {
+        String(text).unicodeScalars.map { scalar in
+            scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }.joined()
+    }
+}

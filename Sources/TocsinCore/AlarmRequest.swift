@@ -102,7 +102,10 @@ public struct AlarmRequest: Sendable, Equatable {
     }
 
     private static func check(_ interval: TimeInterval, named name: String, atMost maximum: TimeInterval) throws(AlarmInputError) {
-        guard interval.isFinite, interval > 0 else {
+        guard interval.isFinite else {
+            throw AlarmInputError("The \(name) must be a finite number of seconds (got \(interval)).")
+        }
+        guard interval > 0 else {
             throw AlarmInputError("The \(name) must be longer than zero (got \(DurationFormat.spoken(interval))).")
         }
         guard interval <= maximum else {
@@ -126,8 +129,13 @@ public struct AlarmRequest: Sendable, Equatable {
     /// Returns `nil` for missing or blank text.
     private static func cleanedText(_ text: String?, named name: String, maximumLength: Int) throws(AlarmInputError) -> String? {
         guard let text else { return nil }
-        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map {
-            CharacterSet.controlCharacters.contains($0) ? " " : $0
+        // Only controls and line breaks go: format characters (zero-width joiners in emoji,
+        // non-joiners in Persian, soft hyphens) are part of real text.
+        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: " "
+            default: scalar
+            }
         })).trimmingCharacters(in: .whitespaces)
         guard !cleaned.isEmpty else { return nil }
         guard cleaned.count <= maximumLength else {

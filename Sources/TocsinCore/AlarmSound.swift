@@ -21,6 +21,9 @@ public enum AlarmSound: Sendable, Equatable, Codable {
         if trimmed.isEmpty || trimmed == "default" {
             self = .standard
         } else if trimmed.contains("/") {
+            guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw AlarmInputError("The sound file path “\(AlarmInputError.quotable(trimmed))” contains control characters.")
+            }
             guard trimmed.hasPrefix("/") else {
                 throw AlarmInputError("The sound file “\(trimmed)” must be given as an absolute path.")
             }
@@ -28,7 +31,7 @@ public enum AlarmSound: Sendable, Equatable, Codable {
         } else {
             let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
             guard trimmed.unicodeScalars.allSatisfy(allowed.contains), trimmed.count <= 100 else {
-                throw AlarmInputError("“\(trimmed)” is neither a sound file path nor a sound theme event id (letters, digits, “-”, “_”, “.”).")
+                throw AlarmInputError("“\(AlarmInputError.quotable(trimmed.prefix(100)))” is neither a sound file path nor a sound theme event id (letters, digits, “-”, “_”, “.”).")
             }
             self = .themeEvent(trimmed)
         }

@@ -54,19 +54,18 @@ public final class AlarmStore: @unchecked Sendable {
     /// Reads the saved alarms. Call once, before the first `save`.
     public func load() -> LoadOutcome {
         let data: Data
-        do {
-            data = try Data(contentsOf: fileURL)
-        } catch CocoaError.fileReadNoSuchFile {
-            return .empty
-        } catch {
-            return setAside(reason: "it could not be read (\(error.localizedDescription))")
+        switch Self.read(fileURL) {
+        case .missing: return .empty
+        case .contents(let contents): data = contents
+        case .unreadable(let reason): return setAside(reason: reason)
         }
         do {
-            let file = try Self.decoder.decode(StateFile.self, from: data)
-            guard file.format == Self.formatVersion else {
-                return setAside(reason: "it has format version \(file.format), and this Tocsin reads version \(Self.formatVersion)")
+            // The version first, so a file from a newer Tocsin is reported as such, not as corrupt.
+            let header = try Self.decoder.decode(StateFileHeader.self, from: data)
+            guard header.format == Self.formatVersion else {
+                return setAside(reason: "it has format version \(header.format), and this Tocsin reads version \(Self.formatVersion)")
             }
-            return .loaded(file.alarms)
+            return .loaded(try Self.decoder.decode(StateFile.self, from: data).alarms)
         } catch {
             return setAside(reason: "it is not a valid Tocsin state file (\(Self.describe(error)))")
         }
@@ -105,15 +104,47 @@ public final class AlarmStore: @unchecked Sendable {
         }
     }
 
+    /// The file's contents, `nil` when there is none, or why it cannot be read.
+    private static func read(_ url: URL) -> FileContents {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else {
+            return errno == ENOENT ? .missing : .unreadable("it could not be examined (\(String(cString: strerror(errno))))")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .unreadable("it is not a regular file") }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            return .unreadable("it could not be opened (\(String(cString: strerror(errno))))")
+        }
+        defer { try? handle.close() }
+        do {
+            return .contents(try handle.readToEnd() ?? Data())
+        } catch {
+            return .unreadable("it could not be read (\(error.localizedDescription))")
+        }
+    }
+
     /// Moves an unreadable file aside under a dated name so it is kept for the user to inspect.
+    /// Hard-linking then unlinking, unlike rename, never replaces an earlier set-aside file.
     private func setAside(reason: String) -> LoadOutcome {
         let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).timeSeparator(.omitted).dateSeparator(.omitted))
-        let destination = directory.appendingPathComponent("alarms.json.unreadable-\(stamp)")
-        if rename(fileURL.path, destination.path) == 0 {
-            return .setAside(reason: reason, movedTo: destination)
+        var failure = "no free name"
+        for attempt in 1...100 {
+            let suffix = attempt == 1 ? "" : "-\(attempt)"
+            let destination = directory.appendingPathComponent("alarms.json.unreadable-\(stamp)\(suffix)")
+            if link(fileURL.path, destination.path) == 0 {
+                unlink(fileURL.path)
+                return .setAside(reason: reason, movedTo: destination)
+            }
+            if errno == EEXIST { continue }
+            failure = String(cString: strerror(errno))
+            // Some file systems have no hard links: rename, but only to a name that is free.
+            if !FileManager.default.fileExists(atPath: destination.path), rename(fileURL.path, destination.path) == 0 {
+                return .setAside(reason: reason, movedTo: destination)
+            }
+            failure = String(cString: strerror(errno))
+            break
         }
         isWritable = false
-        return .unusable(reason: "\(reason), and moving it aside failed: \(String(cString: strerror(errno)))")
+        return .unusable(reason: "\(reason), and moving it aside failed: \(failure)")
     }
 
     private static func writeDurably(_ data: Data, to url: URL) throws(StoreError) {
@@ -157,6 +188,16 @@ public final class AlarmStore: @unchecked Sendable {
         }
     }
 
+    private enum FileContents {
+        case missing
+        case contents(Data)
+        case unreadable(String)
+    }
+
+    private struct StateFileHeader: Decodable {
+        var format: Int
+    }
+
     private struct StateFile: Codable {
         var format: Int
         var alarms: [Alarm]
@@ -164,14 +205,16 @@ public final class AlarmStore: @unchecked Sendable {
 
     private static let encoder: JSONEncoder = {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .secondsSince1970
+        // Foundation's own representation (seconds since 2001-01-01) round-trips exactly;
+        // converting to 1970-based seconds changes the last bit of many instants.
+        encoder.dateEncodingStrategy = .deferredToDate
         encoder.outputFormatting = [.sortedKeys]
         return encoder
     }()
 
     private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
+        decoder.dateDecodingStrategy = .deferredToDate
         return decoder
     }()
 }

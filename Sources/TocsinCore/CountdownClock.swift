@@ -17,8 +17,9 @@ public enum CountdownClock {
     /// Percentage of the countdown elapsed, 0–100, rounded down (100 only at the end).
     public static func percentElapsed(remaining: TimeInterval, duration: TimeInterval) -> Int {
         guard duration > 0 else { return 100 }
-        let fraction = (duration - remaining) / duration
-        return min(100, max(0, Int((fraction * 100).rounded(.down))))
+        // Round away float noise first: 29 s of 100 elapsed must read 29 %, not 28.999…
+        let percent = ((duration - remaining) / duration * 100 * 1e6).rounded() / 1e6
+        return min(100, max(0, Int(percent.rounded(.down))))
     }
 
     /// The next instant after `now` at which the displayed seconds of a countdown ending at

@@ -14,7 +14,8 @@ public enum DurationFormat {
     /// Words for messages: `45 s`, `3 min`, `1 h 30 min`, `2 d 1 h`. Fractions of a second are shown
     /// only below a second; only the two largest units are kept.
     public static func spoken(_ interval: TimeInterval) -> String {
-        guard interval.isFinite else { return "\(interval) s" }
+        // Beyond a million years the words are meaningless and Int conversion would trap.
+        guard interval.isFinite, abs(interval) < 3e13 else { return "\(interval) s" }
         if abs(interval) < 1, interval != 0 {
             return "\(interval.formatted(.number.precision(.fractionLength(0...3)))) s"
         }

@@ -9,18 +9,19 @@ public enum DurationParser {
     /// The duration `text` spells, in seconds, or an error naming what was wrong.
     public static func parse(_ text: String) throws(AlarmInputError) -> TimeInterval {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let quoted = AlarmInputError.quotable(trimmed)
         guard !trimmed.isEmpty else {
             throw AlarmInputError("A duration is missing. Try \(examples).")
         }
         guard trimmed.count <= 64 else {
-            throw AlarmInputError("“\(trimmed.prefix(20))…” is too long to be a duration. Try \(examples).")
+            throw AlarmInputError("“\(AlarmInputError.quotable(trimmed.prefix(20)))…” is too long to be a duration. Try \(examples).")
         }
         if trimmed.hasPrefix("-") {
-            throw AlarmInputError("“\(trimmed)” is negative; a duration must be longer than zero.")
+            throw AlarmInputError("“\(quoted)” is negative; a duration must be longer than zero.")
         }
         let seconds: TimeInterval? = trimmed.contains(":") ? parseClock(trimmed) : parseUnits(trimmed)
         guard let seconds, seconds.isFinite else {
-            throw AlarmInputError("“\(trimmed)” is not a duration. Try \(examples).")
+            throw AlarmInputError("“\(quoted)” is not a duration. Try \(examples).")
         }
         return seconds
     }
@@ -40,6 +41,7 @@ public enum DurationParser {
         var total: TimeInterval = 0
         var remainder = Substring(text)
         var seenUnits: Set<TimeInterval> = []
+        var isFirstGroup = true
         while !remainder.isEmpty {
             remainder = remainder.drop(while: \.isWhitespace)
             let number = remainder.prefix(while: { $0.isASCIIDigit || $0 == "." })
@@ -50,7 +52,7 @@ public enum DurationParser {
             let unit: TimeInterval
             if unitText.isEmpty {
                 // A bare number is seconds, and only as the whole text: "1h30" is ambiguous.
-                guard total == 0, remainder.allSatisfy(\.isWhitespace) else { return nil }
+                guard isFirstGroup, remainder.allSatisfy(\.isWhitespace) else { return nil }
                 unit = 1
             } else {
                 guard let known = unitSeconds[unitText.lowercased()] else { return nil }
@@ -59,6 +61,7 @@ public enum DurationParser {
             // Each unit once, largest first: "30m1h" or "5m5m" is a typo, not a sum.
             guard !seenUnits.contains(unit), seenUnits.allSatisfy({ $0 > unit }) else { return nil }
             seenUnits.insert(unit)
+            isFirstGroup = false
             total += value * unit
         }
         return total

@@ -13,7 +13,7 @@ struct AlarmResolver {
             do { return try client.alarm(id) } catch { throw CommandError(error) }
         }
         guard !prefix.isEmpty, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-            throw .usage("“\(text)” is not an alarm id; ids are shown by “tocsin list”.", command: nil)
+            throw .usage("“\(AlarmInputError.quotable(text.prefix(64)))” is not an alarm id; ids are shown by “tocsin list”.", command: nil)
         }
         let matches: [Alarm]
         do { matches = try client.alarms().filter { $0.id.uuidString.lowercased().hasPrefix(prefix) } } catch { throw CommandError(error) }
