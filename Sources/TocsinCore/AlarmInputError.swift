@@ -16,9 +16,14 @@ public struct AlarmInputError: Error, Sendable, Equatable, CustomStringConvertib
 extension AlarmInputError {
     /// `text` made safe to quote in a message: control characters (a terminal escape sequence,
     /// a newline) are shown as `\u{…}` escapes instead of acting on the terminal.
+    /// Bidirectional overrides and isolates are escaped too (they can reorder the rest of the
+    /// line), and so is the backslash, so a typed `\u{7}` cannot pass for an escaped bell.
     public static func quotable(_ text: some StringProtocol) -> String {
         String(text).unicodeScalars.map { scalar in
-            scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+            if scalar == "\\" { return "\\\\" }
+            let isBidiControl = (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+            return scalar.properties.generalCategory == .control || isBidiControl
+                ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
         }.joined()
     }
 }

@@ -137,7 +137,10 @@ public struct AlarmRequest: Sendable, Equatable {
             default: scalar
             }
         })).trimmingCharacters(in: .whitespaces)
-        guard !cleaned.isEmpty else { return nil }
+        // Blank means nothing visible: only spaces and invisible format characters.
+        guard cleaned.unicodeScalars.contains(where: { !$0.properties.isWhitespace && $0.properties.generalCategory != .format }) else {
+            return nil
+        }
         guard cleaned.count <= maximumLength else {
             throw AlarmInputError("The \(name) is \(cleaned.count) characters long; at most \(maximumLength) are accepted.")
         }

@@ -31,7 +31,8 @@ public enum AlarmSound: Sendable, Equatable, Codable {
         } else {
             let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
             guard trimmed.unicodeScalars.allSatisfy(allowed.contains), trimmed.count <= 100 else {
-                throw AlarmInputError("“\(AlarmInputError.quotable(trimmed.prefix(100)))” is neither a sound file path nor a sound theme event id (letters, digits, “-”, “_”, “.”).")
+                let shown = trimmed.count > 100 ? "\(trimmed.prefix(100))…" : trimmed
+                throw AlarmInputError("“\(AlarmInputError.quotable(shown))” is neither a sound file path nor a sound theme event id (letters, digits, “-”, “_”, “.”).")
             }
             self = .themeEvent(trimmed)
         }

@@ -19,7 +19,10 @@ public enum CountdownClock {
         guard duration > 0 else { return 100 }
         // Round away float noise first: 29 s of 100 elapsed must read 29 %, not 28.999…
         let percent = ((duration - remaining) / duration * 100 * 1e6).rounded() / 1e6
-        return min(100, max(0, Int(percent.rounded(.down))))
+        // Clamp as a Double: NaN or a remaining time far beyond the duration (the clock was set
+        // back) must not reach Int(), which traps.
+        guard percent.isFinite else { return 0 }
+        return Int(min(100, max(0, percent)).rounded(.down))
     }
 
     /// The next instant after `now` at which the displayed seconds of a countdown ending at

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TocsinCore
+
+@Suite("NotificationContentWriter")
+struct NotificationContentTests {
+    /// Times of day in UTC, British English (24-hour clock).
+    let writer = NotificationContentWriter(timeZone: TimeZone(identifier: "UTC")!, locale: Locale(identifier: "en_GB"))
+
+    @Test("Counting down: time left, end time, progress, Pause + Cancel, persistent, normal urgency")
+    func countdown() throws {
+        let alarm = Fixture.alarm(duration: 180) // t0 = 08:00:00 UTC, ends 08:03
+        let content = try #require(writer.liveActivity(for: alarm, at: at(45)))
+        #expect(content == NotificationContent(
+            summary: "Pasta",
+            body: "2:15 remaining · ends 8:03",
+            progress: 25,
+            actions: [NotificationContent.Action(key: "pause", label: "Pause"), NotificationContent.Action(key: "cancel", label: "Cancel")],
+            urgency: .normal,
+            isPersistent: true
+        ))
+    }
+
+    @Test("Counting down: the time left is rounded up like the clock")
+    func countdownRounding() throws {
+        let alarm = Fixture.alarm(duration: 180)
+        #expect(try #require(writer.liveActivity(for: alarm, at: t0)).body == "3:00 remaining · ends 8:03")
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(0.4))).body == "3:00 remaining · ends 8:03")
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(179.9))).body == "0:01 remaining · ends 8:03")
+        #expect(try #require(writer.liveActivity(for: alarm, at: t0)).progress == 0)
+    }
+
+    @Test("Counting down an hour or more uses h:mm:ss")
+    func countdownLong() throws {
+        let alarm = Fixture.alarm(duration: 5400)
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(1))).body == "1:29:59 remaining · ends 9:30")
+    }
+
+    @Test("Paused: “Paused”, the time left, progress, Resume + Cancel")
+    func paused() throws {
+        let alarm = Fixture.alarm(state: .paused(PausedPhase(remaining: 49.5, duration: 60)))
+        let content = try #require(writer.liveActivity(for: alarm, at: at(500)))
+        #expect(content == NotificationContent(
+            summary: "Pasta",
+            body: "Paused · 0:50 remaining",
+            progress: 17,
+            actions: [NotificationContent.Action(.resume, label: "Resume"), NotificationContent.Action(.cancel, label: "Cancel")],
+            isPersistent: true
+        ))
+        #expect(content.urgency == .normal)
+    }
+
+    @Test("Ringing: critical, Stop plus the second button's label, no progress", arguments: [
+        (Fixture.snoozeButton as SecondaryButton?, ["Stop", "Snooze"]),
+        (SecondaryButton(label: "Repeat", behavior: .countdown), ["Stop", "Repeat"]),
+        (Fixture.customButton, ["Stop", "Next step"]),
+        (nil, ["Stop"]),
+    ])
+    func alerting(button: SecondaryButton?, labels: [String]) throws {
+        let alarm = Fixture.alarm(duration: 180, snooze: 300, button: button, state: .alerting(since: at(180)))
+        let content = try #require(writer.liveActivity(for: alarm, at: at(200)))
+        #expect(content.summary == "Pasta")
+        #expect(content.body == "Time’s up · 3:00 timer, rang at 8:03")
+        #expect(content.urgency == .critical)
+        #expect(content.isPersistent)
+        #expect(content.progress == nil)
+        #expect(content.actions.map(\.label) == labels)
+        #expect(content.actions.map(\.key) == ["stop", "secondary"].prefix(labels.count).map { $0 })
+    }
+
+    @Test("Ringing after a snooze still names the timer's own length and says when it rang again")
+    func alertingAfterSnooze() throws {
+        let alarm = Fixture.alarm(duration: 3723, snooze: 300, button: Fixture.snoozeButton, state: .alerting(since: at(5000)))
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(5001))).body == "Time’s up · 1:02:03 timer, rang at 9:23")
+    }
+
+    @Test("A scheduled alarm shows no live activity")
+    func scheduled() {
+        #expect(writer.liveActivity(for: Fixture.alarm(state: .scheduled(fireDate: at(60))), at: t0) == nil)
+    }
+
+    @Test("Unacknowledged notice: summary, ring limit and start, not persistent, no buttons")
+    func unacknowledged() {
+        let alarm = Fixture.alarm(ringLimit: 600, state: .alerting(since: at(60)))
+        #expect(writer.unacknowledgedNotice(for: alarm) == NotificationContent(
+            summary: "Not acknowledged: Pasta",
+            body: "It rang for 10 min from 8:01 and nobody stopped it.",
+            progress: nil, actions: [], urgency: .normal, isPersistent: false
+        ))
+        let odd = Fixture.alarm(ringLimit: 90, state: .alerting(since: at(3600 * 5 + 7 * 60)))
+        #expect(writer.unacknowledgedNotice(for: odd).body == "It rang for 1 min 30 s from 13:07 and nobody stopped it.")
+    }
+
+    @Test("Unacknowledged notice for an alarm that is not ringing leaves out the start")
+    func unacknowledgedNotRinging() {
+        #expect(writer.unacknowledgedNotice(for: Fixture.alarm()).body == "It rang for 10 min and nobody stopped it.")
+    }
+
+    // What Foundation on Linux (Swift 6.3.1, its bundled ICU) actually writes for `.shortened`
+    // times: no leading zero on the hour in any of these locales ("8:03", not "08:03" for en_GB),
+    // and U+202F NARROW NO-BREAK SPACE before AM/PM in en_US.
+    static let timesOfDay: [(zone: String, locale: String, offset: TimeInterval, text: String)] = [
+        ("UTC", "en_GB", 183.0, "8:03"),
+        ("UTC", "en_GB", 5 * 3600 + 300, "13:05"),
+        ("UTC", "en_US", 183, "8:03\u{202F}AM"),
+        ("UTC", "en_US", 5 * 3600 + 300, "1:05\u{202F}PM"),
+        ("Asia/Tokyo", "en_GB", 183, "17:03"),
+        ("Asia/Tokyo", "en_US", 183, "5:03\u{202F}PM"),
+        ("America/New_York", "en_US", 183, "3:03\u{202F}AM"),
+        ("America/New_York", "de_DE", 5 * 3600 + 300, "8:05"),
+        ("Europe/Paris", "fr_FR", 183, "9:03"),
+        ("UTC", "en_US", 16 * 3600, "12:00\u{202F}AM"), // midnight
+        ("UTC", "en_GB", 16 * 3600, "0:00"),
+    ]
+
+    @Test("Time of day in an explicit zone and locale", arguments: timesOfDay)
+    func timeOfDay(zone: String, locale: String, offset: TimeInterval, text: String) throws {
+        let writer = NotificationContentWriter(timeZone: try #require(TimeZone(identifier: zone)), locale: Locale(identifier: locale))
+        let written = writer.timeOfDay(at(offset))
+        #expect(written == text, "got \(written.debugDescription)")
+    }
+
+    @Test("The end time in the body follows the writer's zone and locale")
+    func bodyUsesLocale() throws {
+        let writer = NotificationContentWriter(timeZone: try #require(TimeZone(identifier: "America/New_York")), locale: Locale(identifier: "en_US"))
+        let content = try #require(writer.liveActivity(for: Fixture.alarm(duration: 180), at: at(1)))
+        #expect(content.body == "2:59 remaining · ends 3:03\u{202F}AM")
+    }
+
+    @Test("Actions carry intent raw values as keys; urgencies map to the notification spec's bytes")
+    func actionKeysAndUrgency() {
+        for intent in AlarmIntent.allCases {
+            #expect(NotificationContent.Action(intent, label: "x") == NotificationContent.Action(key: intent.rawValue, label: "x"))
+        }
+        #expect([NotificationContent.Urgency.low, .normal, .critical].map(\.rawValue) == [0, 1, 2])
+    }
+}
