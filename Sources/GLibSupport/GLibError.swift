@@ -8,6 +8,8 @@ public struct GLibError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The GError domain's code.
     public let code: Int32
+    /// True when the error is GIO's "timed out" (a D-Bus call that got no reply in time).
+    public let isTimeout: Bool
 
     /// Takes ownership of `error` and frees it.
     public init(consuming error: UnsafeMutablePointer<GError>) {
@@ -20,6 +22,7 @@ public struct GLibError: Error, Sendable, CustomStringConvertible {
         }
         message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
         code = error.pointee.code
+        isTimeout = error.pointee.domain == g_io_error_quark() && error.pointee.code == Int32(G_IO_ERROR_TIMED_OUT.rawValue)
         g_error_free(error)
     }
 
@@ -28,6 +31,7 @@ public struct GLibError: Error, Sendable, CustomStringConvertible {
         self.remoteName = remoteName
         self.message = message
         self.code = 0
+        self.isTimeout = false
     }
 
     public var description: String { message }

@@ -96,8 +96,8 @@ public final class Agent {
             present(alarm, now: now)
             if case .alerting = alarm.state { ringer.ring(alarm.id, sound: alarm.sound) }
         }
-        save(after: missed)
         perform(missed, now: now)
+        save(after: missed)
         rearm(now: now)
         log.info("Ready on the session bus as \(AlarmsInterface.busName), holding \(book.count) alarm(s); state in \(store.fileURL.path).")
     }
@@ -136,9 +136,11 @@ public final class Agent {
         guard isReady else { return }
         let now = Date()
         let events = book.advance(to: now)
-        save(after: events)
+        // Effects first: what time changed happens whether or not it can be saved, and an
+        // fsync must not delay the ring.
         perform(events, now: now)
         refreshCountdowns(now: now)
+        save(after: events)
         rearm(now: now)
     }
 
@@ -190,6 +192,9 @@ public final class Agent {
             case .scheduled, .paused, .resumed:
                 break
             }
+            // Sound first, then the signal (what clients time the transition by), then the
+            // notification, whose Notify call waits for the notification server.
+            emitSignal(for: event)
             dismissedCountdowns.remove(alarm.id)
             if event.kind.removesAlarm {
                 shownSeconds[alarm.id] = nil
@@ -200,7 +205,6 @@ public final class Agent {
             } else {
                 present(alarm, now: now)
             }
-            emitSignal(for: event)
             if let hookEvent = event.kind.hookEvent, let command = alarm.hooks[hookEvent] {
                 hookRunner.run(command, event: hookEvent, alarm: alarm)
             }

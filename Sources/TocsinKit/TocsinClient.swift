@@ -121,6 +121,8 @@ public final class TocsinClient {
                     connection, AlarmsInterface.busName, AlarmsInterface.objectPath, AlarmsInterface.name,
                     method.rawValue, arguments, nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, $0)
             }!
+        } catch where error.isTimeout {
+            throw .agentUnavailable("The Tocsin agent did not answer within \(timeoutMilliseconds / 1000) s; it may be stuck. Restart it (“pkill tocsind; tocsind &”) and look at its log.")
         } catch {
             throw TocsinClientError(dbusErrorName: error.remoteName, message: error.message)
         }

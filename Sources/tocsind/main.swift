@@ -5,12 +5,14 @@ import TocsinCore
 // tocsind: the Tocsin session agent. Everything it does lives in TocsinAgent; this file only
 // reads the command line.
 let usage = """
-    Usage: tocsind [--state-dir DIR]
+    Usage: tocsind [--state-dir DIR] [--hook-time-limit SECONDS]
 
     The Tocsin agent: keeps your alarms and timers and rings them on time. It serves
     io.github.tocsin.Agent on the session bus; use the `tocsin` command to talk to it.
 
       --state-dir DIR   keep alarms in DIR (default: $XDG_STATE_HOME/tocsin)
+      --hook-time-limit SECONDS
+                        kill a hook still running after SECONDS (default 60)
       --version         print the version
       --help            show this help
     """
@@ -25,6 +27,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         configuration.stateDirectory = URL(fileURLWithPath: directory, isDirectory: true)
+    case "--hook-time-limit":
+        guard let text = arguments.popFirst(), let seconds = Double(text), seconds > 0, seconds.isFinite else {
+            FileHandle.standardError.write(Data("tocsind: --hook-time-limit needs a number of seconds above zero.\n".utf8))
+            exit(2)
+        }
+        configuration.hookTimeLimit = seconds
     case "--version":
         print("tocsind \(TocsinVersion.string)")
         exit(0)
