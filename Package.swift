@@ -41,11 +41,12 @@ let package = Package(
         .target(name: "TocsinKit", dependencies: ["TocsinCore", "GLibSupport", "CGLibNotify"]),
         .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "GLibSupport"]),
         .target(name: "HeadlessSession"),
-        .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession", "TocsinKit", "TocsinCore"]),
+        .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession"]),
         .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore"]),
+        .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibNotify", "TocsinCore"]),
         .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLibNotify"]),
         .testTarget(name: "HeadlessSessionTests", dependencies: ["HeadlessSession"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "TocsinCore"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession"]),
     ],
     swiftLanguageModes: [.v6]
 )
