@@ -1,0 +1,82 @@
+import Foundation
+
+/// The session's private D-Bus session bus.
+struct BusDaemon {
+    let process: SessionProcess
+    /// The address for DBUS_SESSION_BUS_ADDRESS, as printed by the daemon (includes its guid).
+    let address: String
+
+    /// Starts `dbus-daemon` with a generated configuration and waits until it prints its address,
+    /// which it does once it is listening.
+    static func start(launcher: ChildLauncher, environment: [String: String]) throws -> BusDaemon {
+        let layout = launcher.layout
+        do {
+            try configuration(socket: layout.busSocket).write(to: layout.busConfig, atomically: true, encoding: .utf8)
+        } catch {
+            throw HeadlessSessionError.componentFailed(
+                component: "dbus-daemon", reason: "cannot write \(layout.busConfig.path): \(error)", stderrTail: "")
+        }
+        let process = try launcher.launch(
+            name: "dbus-daemon",
+            executable: try ExecutableLocator.find("dbus-daemon", environment: environment),
+            arguments: ["--config-file=\(layout.busConfig.path)", "--nofork", "--nopidfile", "--print-address=1"],
+            environment: environment)
+
+        var address: String?
+        let ready = Polling.until(timeout: .seconds(10)) {
+            address = firstLine(of: process.standardOutputURL)
+            return address != nil || !process.isRunning
+        }
+        guard ready, let address else {
+            let reason = process.isRunning
+                ? "did not print its address within 10 s"
+                : "exited with status \(process.terminationStatus ?? -1) before printing its address"
+            throw HeadlessSessionError.componentFailed(
+                component: "dbus-daemon", reason: reason, stderrTail: process.standardErrorTail())
+        }
+        return BusDaemon(process: process, address: address)
+    }
+
+    /// Whether `name` currently has an owner on the bus (e.g. org.freedesktop.Notifications once
+    /// the notification server is up).
+    static func nameHasOwner(_ name: String, launcher: ChildLauncher, environment: [String: String]) throws -> Bool {
+        let address = environment["DBUS_SESSION_BUS_ADDRESS"] ?? ""
+        let output = try launcher.runChecked(
+            "busctl",
+            ["--address=\(address)", "call", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+             "org.freedesktop.DBus", "NameHasOwner", "s", name],
+            environment: environment)
+        return output.trimmingCharacters(in: .whitespacesAndNewlines) == "b true"
+    }
+
+    /// A session bus listening only on a socket in the session's runtime directory.
+    /// There are deliberately no <servicedir> entries: the system ones contain
+    /// org.knopwob.dunst.service, so a Notify sent before the session's dunst owns its name would
+    /// auto-start a second dunst with the default configuration; nothing may be activated behind
+    /// the session's back. The policy lets the monitor eavesdrop on everything.
+    static func configuration(socket: URL) -> String {
+        """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <keep_umask/>
+          <listen>unix:path=\(socket.path)</listen>
+          <auth>EXTERNAL</auth>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+
+        """
+    }
+
+    private static func firstLine(of url: URL) -> String? {
+        guard let text = try? String(contentsOf: url, encoding: .utf8),
+              let newline = text.firstIndex(of: "\n") else { return nil }
+        let line = text[..<newline].trimmingCharacters(in: .whitespaces)
+        return line.isEmpty ? nil : line
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// Starts the session's children: logs go to the session's directory and every child is
+/// registered so the session can end it. Also runs the short helper commands the session itself
+/// needs (xdpyinfo, pactl, dunstctl…), whose scratch output is deleted once read.
+struct ChildLauncher: Sendable {
+    let layout: SessionLayout
+    let registry: ProcessRegistry
+
+    /// Starts a long-running child whose stdout/stderr go to `logs/<name>-<n>.stdout|stderr`
+    /// (stdout to a pipe when `standardOutput` says so).
+    ///
+    /// - Parameter closesInheritedDescriptors: the program closes every inherited descriptor at
+    ///   startup (pulseaudio does). Foundation would take that for its exit and block its
+    ///   process-manager thread in `waitpid` until the program really exits, delaying the exit of
+    ///   every other child in this test process. Such a program runs under a small shell that keeps
+    ///   the descriptor, forwards SIGTERM/SIGINT and exits with the program's status.
+    func launch(
+        name: String,
+        executable: URL,
+        arguments: [String],
+        environment: [String: String],
+        standardOutput: StandardOutputChoice = .logFile,
+        closesInheritedDescriptors: Bool = false
+    ) throws -> SessionProcess {
+        var executable = executable
+        var arguments = arguments
+        if closesInheritedDescriptors {
+            arguments = ["-c", Self.descriptorKeeperScript, name, executable.path] + arguments
+            executable = URL(fileURLWithPath: "/bin/sh")
+        }
+        let files = layout.logFiles(for: name, sequence: registry.nextSequence())
+        let destination: SessionProcess.OutputDestination
+        switch standardOutput {
+        case .logFile: destination = .file(files.stdout)
+        case .pipe(let pipe): destination = .pipe(pipe)
+        }
+        let process = try SessionProcess.launch(
+            name: name, executable: executable, arguments: arguments, environment: environment,
+            standardOutput: destination, standardError: files.stderr)
+        try registry.register(process)
+        return process
+    }
+
+    /// Runs `executable` to completion and returns its status and output.
+    /// - Parameter keepLogs: keep the output files in `logs/` (programs the test asked to run)
+    ///   instead of deleting them (helper commands polled by the session).
+    func run(
+        name: String,
+        executable: URL,
+        arguments: [String],
+        environment: [String: String],
+        timeout: Duration,
+        keepLogs: Bool = false
+    ) throws -> CommandResult {
+        let sequence = registry.nextSequence()
+        let files: (stdout: URL, stderr: URL) = keepLogs
+            ? layout.logFiles(for: name, sequence: sequence)
+            : (layout.tools.appendingPathComponent("\(name)-\(sequence).stdout"),
+               layout.tools.appendingPathComponent("\(name)-\(sequence).stderr"))
+        let process = try SessionProcess.launch(
+            name: name, executable: executable, arguments: arguments, environment: environment,
+            standardOutput: .file(files.stdout), standardError: files.stderr)
+        try registry.register(process)
+        defer {
+            if !keepLogs {
+                try? FileManager.default.removeItem(at: files.stdout)
+                try? FileManager.default.removeItem(at: files.stderr)
+            }
+        }
+        guard let status = process.waitForExit(timeout: timeout) else {
+            process.terminate(grace: .milliseconds(500))
+            throw HeadlessSessionError.commandTimedOut(
+                command: process.commandLine, timeout: timeout, stderrTail: process.standardErrorTail())
+        }
+        return CommandResult(status: status, stdout: process.standardOutput(), stderr: process.standardError())
+    }
+
+    /// Runs a helper command and throws with its stderr when it fails.
+    @discardableResult
+    func runChecked(
+        _ tool: String,
+        _ arguments: [String],
+        environment: [String: String],
+        timeout: Duration = .seconds(10)
+    ) throws -> String {
+        let executable = try ExecutableLocator.find(tool, environment: environment)
+        let result = try run(name: tool, executable: executable, arguments: arguments,
+                             environment: environment, timeout: timeout)
+        guard result.succeeded else {
+            throw HeadlessSessionError.commandFailed(
+                command: ([tool] + arguments).joined(separator: " "), status: result.status,
+                stderrTail: LogTail.of(result.stderr))
+        }
+        return result.stdout
+    }
+
+    /// Runs "$@" as a child and stays until it has exited: a signal to the shell is forwarded, and
+    /// `wait` is repeated because a trapped signal interrupts it before the child is gone.
+    private static let descriptorKeeperScript = """
+        "$@" &
+        child=$!
+        trap 'kill -TERM "$child" 2>/dev/null' TERM
+        trap 'kill -INT "$child" 2>/dev/null' INT
+        wait "$child"; status=$?
+        while kill -0 "$child" 2>/dev/null; do wait "$child"; status=$?; done
+        exit "$status"
+        """
+
+    /// Where a launched child's standard output goes.
+    enum StandardOutputChoice {
+        case logFile
+        /// The session reads the output itself (the audio recorder).
+        case pipe(Pipe)
+    }
+}

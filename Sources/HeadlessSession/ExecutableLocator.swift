@@ -1,0 +1,25 @@
+import Foundation
+
+/// Finds the desktop tools the session drives, so a missing package is reported by name
+/// instead of as an obscure launch failure.
+enum ExecutableLocator {
+    /// Debian package that provides each tool, for the error message.
+    private static let packages: [String: String] = [
+        "dbus-daemon": "dbus", "Xvfb": "xvfb", "xdpyinfo": "x11-utils", "dunst": "dunst",
+        "dunstctl": "dunst", "pulseaudio": "pulseaudio", "pactl": "pulseaudio-utils",
+        "pacat": "pulseaudio-utils", "parec": "pulseaudio-utils", "busctl": "systemd",
+        "import": "imagemagick",
+    ]
+
+    /// The full path of `name` found in `PATH` (or the usual system directories).
+    static func find(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
+        let searchPath = (environment["PATH"] ?? "") + ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+        for directory in searchPath.split(separator: ":") where !directory.isEmpty {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        let package = packages[name].map { " (apt-get install \($0))" } ?? ""
+        throw HeadlessSessionError.componentFailed(
+            component: name, reason: "executable not found in PATH\(package)", stderrTail: "")
+    }
+}
