@@ -1,0 +1,131 @@
+import Foundation
+import HeadlessSession
+import Testing
+
+/// A headless desktop session with the real `tocsind` running in it, and the real `tocsin` CLI to
+/// talk to it: what every integration test starts from.
+final class AgentSession {
+    let session: HeadlessSession
+    let stateDirectory: URL
+    private(set) var agent: SessionProcess
+    private let agentArguments: [String]
+    private let agentEnvironment: [String: String]
+
+    /// Starts a session and the agent (with extra `agentArguments` and `agentEnvironment`), and
+    /// waits until the agent answers.
+    init(_ label: String, agentArguments: [String] = [], agentEnvironment: [String: String] = [:]) throws {
+        session = try HeadlessSession(label: label)
+        stateDirectory = session.directory.appendingPathComponent("tocsin-state")
+        self.agentArguments = agentArguments
+        self.agentEnvironment = agentEnvironment
+        agent = try Self.startAgent(in: session, stateDirectory: stateDirectory, arguments: agentArguments, environment: agentEnvironment)
+        try waitUntilAgentAnswers()
+    }
+
+    deinit {
+        session.stop()
+    }
+
+    /// Starts the agent again (after a kill) and waits until it answers.
+    func restartAgent() throws {
+        agent = try Self.startAgent(in: session, stateDirectory: stateDirectory, arguments: agentArguments, environment: agentEnvironment)
+        try waitUntilAgentAnswers()
+    }
+
+    /// Runs `tocsin` with `arguments` in the session.
+    @discardableResult
+    func tocsin(_ arguments: String...) throws -> CommandResult {
+        try session.run(try Self.binary("tocsin"), arguments, timeout: .seconds(30))
+    }
+
+    /// `tocsin timer …`, which must succeed; returns the new id.
+    func startTimer(_ arguments: String...) throws -> String {
+        let result = try session.run(try Self.binary("tocsin"), ["timer"] + arguments)
+        try #require(result.status == 0, "tocsin timer failed: \(result)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Every alarm as `tocsin list --json` describes it.
+    func alarms() throws -> [[String: Any]] {
+        let result = try tocsin("list", "--json")
+        try #require(result.status == 0, "tocsin list failed: \(result)")
+        return try #require(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    }
+
+    /// The alarm with `id` as `tocsin list --json` describes it, if it exists.
+    func alarm(_ id: String) throws -> [String: Any]? {
+        try alarms().first { $0["id"] as? String == id }
+    }
+
+    /// Everything the agent logged so far.
+    var agentLog: String { agent.standardError() }
+
+    /// The notifications the agent sent with `summary`, in order.
+    func notifications(titled summary: String) -> [ObservedNotification] {
+        session.notifications().filter { $0.summary == summary }
+    }
+
+    /// Waits for a notification titled `summary` matching `predicate`.
+    func waitForNotification(titled summary: String, timeout: Duration = .seconds(10), where predicate: @escaping (ObservedNotification) -> Bool = { _ in true }) throws -> ObservedNotification {
+        try session.waitForNotification(timeout: timeout) { $0.summary == summary && predicate($0) }
+    }
+
+    /// Waits until `condition` holds, checking every 20 ms; false when `timeout` passed first.
+    func eventually(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return try condition()
+    }
+
+    /// The built product `name`, next to the test bundle.
+    static func binary(_ name: String) throws -> URL {
+        let candidates = [
+            Bundle.main.bundleURL,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(".build/debug"),
+        ].map { $0.appendingPathComponent(name) }
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            throw IntegrationError("\(name) is not built; run “swift build” first (looked in \(candidates.map(\.path)))")
+        }
+        return found
+    }
+
+    private static func startAgent(in session: HeadlessSession, stateDirectory: URL, arguments: [String], environment: [String: String]) throws -> SessionProcess {
+        try session.launch(try binary("tocsind"), ["--state-dir", stateDirectory.path] + arguments, extraEnvironment: environment)
+    }
+
+    private func waitUntilAgentAnswers() throws {
+        let answered = try eventually(timeout: 10) {
+            try tocsin("list").status == 0
+        }
+        guard answered else { throw IntegrationError("the agent did not answer within 10 s; its log:\n\(agentLog)") }
+    }
+}
+
+/// A failure of the test set-up itself, with what went wrong.
+struct IntegrationError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension ObservedNotification {
+    /// The remaining seconds a countdown notification shows ("2:59 remaining" → 179), if any.
+    var remainingSeconds: Int? {
+        guard let match = body.firstMatch(of: /(\d+):(\d\d)(?::(\d\d))? remaining/) else { return nil }
+        let fields = [match.1, match.2, match.3].compactMap { $0 }.compactMap { Int($0) }
+        return fields.reduce(0) { $0 * 60 + $1 }
+    }
+
+    /// The labels of the notification's buttons, in order.
+    var buttonLabels: [String] { actions.map(\.label) }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    /// A number field as a `Double`.
+    func number(_ key: String) -> Double? { (self[key] as? NSNumber)?.doubleValue }
+    /// A string field.
+    func string(_ key: String) -> String? { self[key] as? String }
+}

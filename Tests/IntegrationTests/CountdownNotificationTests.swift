@@ -1,0 +1,83 @@
+import Foundation
+import HeadlessSession
+import Testing
+
+/// The live activity: one notification per timer, updated in place every second, with buttons
+/// that act on the timer.
+@Suite(.serialized) struct CountdownNotificationTests {
+    @Test func countdownIsUpdatedInPlaceEverySecond() throws {
+        let fixture = try AgentSession("countdown")
+        let id = try fixture.startTimer("5s", "--title", "Pasta")
+        #expect(UUID(uuidString: id) != nil, "tocsin timer printed “\(id)”, not an id")
+
+        // Wait until the countdown has run out and the alert replaced it.
+        _ = try fixture.waitForNotification(titled: "Pasta", timeout: .seconds(8)) { $0.urgency == 2 }
+        let countdown = fixture.notifications(titled: "Pasta").filter { $0.urgency != 2 }
+
+        #expect(countdown.count >= 4, "only \(countdown.count) countdown updates: \(countdown)")
+        #expect(Set(countdown.map(\.id)).count == 1, "the countdown was not updated in place: ids \(countdown.map(\.id))")
+        let remaining = countdown.compactMap(\.remainingSeconds)
+        #expect(remaining.count == countdown.count, "bodies without a remaining time: \(countdown.map(\.body))")
+        #expect(remaining == remaining.sorted(by: >) && Set(remaining).count == remaining.count, "remaining did not fall: \(remaining)")
+        #expect(remaining.first == 5)
+        let values = countdown.compactMap(\.value)
+        #expect(values.count == countdown.count, "updates without the value hint")
+        #expect(values == values.sorted() && Set(values).count == values.count, "value did not rise: \(values)")
+        for notification in countdown {
+            #expect(notification.buttonLabels == ["Pause", "Cancel"])
+            #expect(notification.body.contains("ends "))
+            #expect(notification.hasTrueHint("suppress-sound"))
+        }
+        // Updates land once per second: successive ones about a second apart.
+        for (earlier, later) in zip(countdown, countdown.dropFirst()) {
+            let gap = later.receivedAt.timeIntervalSince(earlier.receivedAt)
+            #expect(abs(gap - 1) < 0.15, "updates \(gap) s apart")
+        }
+        // The alert reuses the live activity's notification.
+        let alert = try #require(fixture.notifications(titled: "Pasta").last)
+        #expect(alert.id == countdown.first?.id)
+    }
+
+    @Test func pauseAndResumeFromTheNotificationButtons() throws {
+        let fixture = try AgentSession("pause")
+        let id = try fixture.startTimer("30s", "--title", "Tea")
+        let running = try fixture.waitForNotification(titled: "Tea") { $0.buttonLabels.contains("Pause") }
+
+        try fixture.session.clickAction(label: "Pause", onNotification: running.id)
+        let paused = try fixture.waitForNotification(titled: "Tea") { $0.body.hasPrefix("Paused") }
+        #expect(paused.id == running.id)
+        #expect(paused.buttonLabels == ["Resume", "Cancel"])
+        let pausedAlarm = try #require(try fixture.alarm(id))
+        #expect(pausedAlarm.string("state") == "paused")
+        let remainingWhenPaused = try #require(pausedAlarm.number("remaining"))
+        #expect(remainingWhenPaused > 25 && remainingWhenPaused < 30)
+
+        // While paused, time does not run down and nothing is updated.
+        let updatesWhenPaused = fixture.notifications(titled: "Tea").count
+        Thread.sleep(forTimeInterval: 2.2)
+        #expect(try fixture.alarm(id)?.number("remaining") == remainingWhenPaused)
+        #expect(fixture.notifications(titled: "Tea").count == updatesWhenPaused, "the paused notification kept changing")
+
+        let resumeClicked = Date()
+        try fixture.session.clickAction(label: "Resume", onNotification: paused.id)
+        let resumed = try fixture.waitForNotification(titled: "Tea") { $0.receivedAt > resumeClicked && $0.buttonLabels.contains("Pause") }
+        #expect(resumed.id == running.id)
+        let resumedAlarm = try #require(try fixture.alarm(id))
+        #expect(resumedAlarm.string("state") == "countdown")
+        // It continues from where it was: it now ends `remainingWhenPaused` after the click.
+        let fireTime = try #require(resumedAlarm.number("fire-time"))
+        let expectedEnd = resumeClicked.timeIntervalSince1970 + remainingWhenPaused
+        #expect(abs(fireTime - expectedEnd) < 0.5, "ends \(fireTime - expectedEnd) s off")
+        #expect(resumed.remainingSeconds.map { abs(Double($0) - remainingWhenPaused) <= 1.5 } == true)
+    }
+
+    @Test func cancelRemovesTheTimerAndItsNotification() throws {
+        let fixture = try AgentSession("cancel")
+        let id = try fixture.startTimer("1m", "--title", "Bread")
+        let shown = try fixture.waitForNotification(titled: "Bread")
+        let result = try fixture.tocsin("cancel", String(id.prefix(6)))
+        #expect(result.status == 0, "\(result)")
+        _ = try fixture.session.waitForNotificationClosed(id: shown.id, timeout: .seconds(5))
+        #expect(try fixture.alarm(id) == nil)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import HeadlessSession
+import Testing
+
+/// What goes wrong around the agent — no sound server, a hook that never ends — is logged
+/// clearly and the agent keeps working.
+@Suite(.serialized) struct DegradedSessionTests {
+    @Test func missingSoundServerIsLoggedAndTimersStillFire() throws {
+        let fixture = try AgentSession("nosound", agentEnvironment: ["PULSE_SERVER": "unix:/nonexistent/pulse.sock"])
+        #expect(fixture.agentLog.contains("Cannot reach a sound server"), "\(fixture.agentLog)")
+        let id = try fixture.startTimer("1s", "--title", "Silent")
+        let alert = try fixture.waitForNotification(titled: "Silent") { $0.urgency == 2 }
+        #expect(alert.buttonLabels == ["Stop"])
+        #expect(try fixture.alarm(id)?.string("state") == "alerting")
+        #expect(try fixture.tocsin("stop", id).status == 0)
+        #expect(fixture.agent.isRunning)
+    }
+
+    @Test func unknownThemeSoundIsRefusedAndAFileSoundRings() throws {
+        let fixture = try AgentSession("sounds")
+        let refused = try fixture.tocsin("timer", "1s", "--sound", "no-such-sound-event")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("No installed sound theme has the sound “no-such-sound-event”"), "\(refused.stderr)")
+
+        let recording = try fixture.session.startRecording()
+        let id = try fixture.startTimer("1s", "--title", "Bell", "--sound", "/usr/share/sounds/freedesktop/stereo/bell.oga")
+        let alert = try fixture.waitForNotification(titled: "Bell") { $0.urgency == 2 }
+        #expect(fixture.eventually(timeout: 2) { recording.currentTrace().firstLoudWindow(after: alert.receivedAt.addingTimeInterval(-0.1)) != nil })
+        _ = recording.stop()
+        #expect(try fixture.alarm(id)?.string("sound") == "/usr/share/sounds/freedesktop/stereo/bell.oga")
+        #expect(try fixture.tocsin("stop", id).status == 0)
+    }
+
+    @Test func hookThatNeverEndsIsKilledAfterItsTimeLimit() throws {
+        let fixture = try AgentSession("slowhook", agentArguments: ["--hook-time-limit", "1"])
+        let marker = fixture.session.directory.appendingPathComponent("hook-pid")
+        let id = try fixture.startTimer("1s", "--title", "Stuck", "--on-fire", "echo $$ > \(marker.path); exec sleep 600")
+        _ = try fixture.waitForNotification(titled: "Stuck") { $0.urgency == 2 }
+        #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("fire hook of “Stuck” ran longer than 1 s and was killed") }, "\(fixture.agentLog)")
+        let pid = try #require(Int32(String(contentsOf: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(fixture.eventually(timeout: 2) { kill(pid, 0) != 0 }, "the hook's process \(pid) is still alive")
+        // The agent went on working while the hook hung.
+        #expect(try fixture.tocsin("stop", id).status == 0)
+    }
+
+    @Test func alertingTransitionHappensWithinTenMillisecondsOfTheDueTime() throws {
+        let fixture = try AgentSession("precision")
+        let watch = try fixture.session.launch(try AgentSession.binary("tocsin"), ["watch", "--json"])
+        Thread.sleep(forTimeInterval: 0.3)
+        var ids: [String] = []
+        for index in 0..<5 {
+            ids.append(try fixture.startTimer("\(1 + Double(index) * 0.37)s", "--title", "T\(index)"))
+        }
+        #expect(fixture.eventually(timeout: 6) { watch.standardOutput().components(separatedBy: "\"event\":\"fired\"").count - 1 == ids.count })
+        var lateness: [Double] = []
+        for line in watch.standardOutput().split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  object["event"] as? String == "fired",
+                  let received = (object["time"] as? NSNumber)?.doubleValue,
+                  let alarm = object["alarm"] as? [String: Any],
+                  let due = (alarm["alerting-since"] as? NSNumber)?.doubleValue else { continue }
+            lateness.append(received - due)
+        }
+        watch.terminate()
+        #expect(lateness.count == ids.count)
+        // Measured from the moment a client *received* the signal, so this includes the bus hop.
+        #expect(lateness.allSatisfy { $0 >= 0 && $0 < 0.010 }, "fired signals arrived \(lateness.map { String(format: "%.1f ms", $0 * 1000) }) after the due times")
+        for id in ids { _ = try fixture.tocsin("stop", id) }
+    }
+}
