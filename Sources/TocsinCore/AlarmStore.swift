@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Keeps the alarms on disk in `$XDG_STATE_HOME/tocsin/alarms.json`, so they survive agent restarts.
 ///

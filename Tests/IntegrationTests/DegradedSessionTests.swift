@@ -68,3 +68,24 @@ import Testing
         for id in ids { _ = try fixture.tocsin("stop", id) }
     }
 }
+
+/// Without a notification server the agent says so once, and timers still ring.
+@Suite(.serialized) struct MissingNotificationServerTests {
+    @Test func missingNotificationServerIsLoggedAndTheTimerStillRings() throws {
+        let fixture = try AgentSession("nonotify")
+        let dunst = try #require(fixture.session.childProcesses.first { $0.name == "dunst" && $0.isRunning })
+        dunst.terminate()
+        #expect(dunst.waitForExit(timeout: .seconds(5)) != nil)
+
+        let recording = try fixture.session.startRecording()
+        let id = try fixture.startTimer("1s", "--title", "Unseen")
+        #expect(fixture.eventually(timeout: 3) { fixture.agentLog.contains("Could not show") }, "\(fixture.agentLog)")
+        #expect(fixture.eventually(timeout: 3) { recording.currentTrace().peakRMS > 0.01 }, "no sound without a notification server")
+        _ = recording.stop()
+        #expect(try fixture.alarm(id)?.string("state") == "alerting")
+        #expect(try fixture.tocsin("stop").status == 0)
+        // Logged once, not once per second of the countdown.
+        #expect(fixture.agentLog.components(separatedBy: "Could not show").count - 1 == 1, "\(fixture.agentLog)")
+        #expect(fixture.agent.isRunning)
+    }
+}
