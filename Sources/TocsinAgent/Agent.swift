@@ -32,12 +32,15 @@ public final class Agent {
     private let store: AlarmStore
     private var book = AlarmBook()
     private let loop = MainLoop()
-    private let contentWriter = NotificationContentWriter()
+    private var contentWriter = NotificationContentWriter()
+    /// The wall clock's distance from the boot clock when last looked at; see `clockWasSet()`.
+    private var wallClockOffset = WallClockOffset.now()
     private var service: AlarmsService!
     private var presenter: NotificationPresenter!
     private var ringer: Ringer!
     private var hookRunner: HookRunner!
     private var deadlineTimer: DeadlineTimer!
+    private var wakeTimer: WakeTimer!
     private var isReady = false
     private var exitStatus: Int32 = 0
     /// The seconds each countdown notification shows, so it is updated only when they change.
@@ -57,14 +60,12 @@ public final class Agent {
         do {
             deadlineTimer = try DeadlineTimer(
                 onExpiry: { [unowned self] in letTimePass() },
-                onClockChange: { [unowned self] in
-                    log.info("The system clock was set; checking every alarm again.")
-                    letTimePass()
-                })
+                onClockChange: { [unowned self] in clockWasSet() })
         } catch {
             log.error("Cannot create the wall-clock timer: \(error.message)")
             return 1
         }
+        wakeTimer = WakeTimer(log: log, onWake: { [unowned self] in letTimePass() })
         service = AlarmsService(
             handler: self, log: log,
             onReady: { [unowned self] in becomeReady() },
@@ -81,6 +82,7 @@ public final class Agent {
 
     /// Runs once the bus name is ours: only then can no other agent be ringing the same alarms.
     private func becomeReady() {
+        adopt(timeZone: TimeZone.current)
         loadAlarms()
         presenter = NotificationPresenter(appName: "Tocsin", log: log)
         presenter.onAction = { [unowned self] id, key in buttonPressed(key, on: id) }
@@ -107,12 +109,48 @@ public final class Agent {
         case .empty:
             break
         case .loaded(let alarms):
-            book = AlarmBook(alarms: alarms)
+            book = AlarmBook(alarms: alarms, timeZone: book.timeZone)
+        case .migrated(let alarms, let version):
+            book = AlarmBook(alarms: alarms, timeZone: book.timeZone)
+            log.info("Read the saved alarms from format version \(version); they will be saved in version \(AlarmStore.formatVersion).")
         case .setAside(let reason, let movedTo):
             log.warning("The saved alarms in \(store.fileURL.path) could not be used: \(reason). The file was kept as \(movedTo.path); starting with no alarms.")
         case .unusable(let reason):
             log.error("The saved alarms in \(store.fileURL.path) could not be used: \(reason). Nothing will be saved until the file is moved away, so it is not overwritten.")
         }
+    }
+
+    /// Resolves local times in `zone` from now on: the book moves waiting alarms, notifications
+    /// show end times in the new zone.
+    private func adopt(timeZone zone: TimeZone) {
+        contentWriter = NotificationContentWriter(timeZone: zone)
+        let now = Date()
+        let moved = book.changeTimeZone(to: zone, now: now)
+        guard isReady else { return }
+        log.info("The time zone is now \(zone.identifier); \(moved.count) alarm(s) moved.")
+        perform(moved, now: now)
+        // Every live notification shows an end time of day, which reads differently now.
+        for alarm in book.alarms where alarm.state.name == .countdown || alarm.state.name == .paused {
+            present(alarm, now: now)
+        }
+        save(after: moved)
+        letTimePass()
+    }
+
+    /// The system clock was set. Timers and snoozes measure elapsed time, so they move with it;
+    /// alarms at wall-clock times stay, and whatever that made due happens now.
+    private func clockWasSet() {
+        let offset = WallClockOffset.now()
+        let change = offset - wallClockOffset
+        wallClockOffset = offset
+        guard isReady else { return }
+        log.info("The system clock was set \(change >= 0 ? "forward" : "back") by \(DurationFormat.spoken(abs(change))); timers keep their remaining time, alarms keep their wall-clock times.")
+        book.shiftElapsedTimeCountdowns(by: change)
+        saveBook()
+        for alarm in book.countingDown {
+            present(alarm, now: Date())
+        }
+        letTimePass()
     }
 
     private func lost(_ loss: AlarmsService.Loss) {
@@ -170,7 +208,10 @@ public final class Agent {
 
     /// Saves after changes that time made; a failure is logged, since those changes happen anyway.
     private func save(after events: [AlarmEvent]) {
-        guard !events.isEmpty else { return }
+        if !events.isEmpty { saveBook() }
+    }
+
+    private func saveBook() {
         do {
             try store.save(book.alarms)
         } catch {
@@ -187,23 +228,29 @@ public final class Agent {
             switch event.kind {
             case .fired:
                 ringer.ring(alarm.id, sound: alarm.sound)
-            case .snoozed, .stopped, .cancelled, .secondary, .unacknowledged:
+            case .snoozed, .stopped, .cancelled, .secondary, .unacknowledged, .missed:
                 ringer.silence(alarm.id)
-            case .scheduled, .paused, .resumed:
+            case .scheduled, .preAlert, .rescheduled, .paused, .resumed:
                 break
             }
             // Sound first, then the signal (what clients time the transition by), then the
             // notification, whose Notify call waits for the notification server.
             emitSignal(for: event)
             dismissedCountdowns.remove(alarm.id)
-            if event.kind.removesAlarm {
+            if event.removesAlarm {
                 shownSeconds[alarm.id] = nil
                 presenter.withdraw(alarm.id)
-                if event.kind == .unacknowledged {
-                    presenter.announce(contentWriter.unacknowledgedNotice(for: alarm))
-                }
             } else {
                 present(alarm, now: now)
+            }
+            switch event.kind {
+            case .unacknowledged:
+                presenter.announce(contentWriter.unacknowledgedNotice(for: alarm))
+            case .missed:
+                log.warning("“\(alarm.title)” was missed: it was due at \(event.dueDate.map { contentWriter.timeOfDay($0) } ?? "?") and the agent could not ring it within its late limit.")
+                presenter.announce(contentWriter.missedNotice(for: alarm, dueAt: event.dueDate ?? now))
+            default:
+                break
             }
             if let hookEvent = event.kind.hookEvent, let command = alarm.hooks[hookEvent] {
                 hookRunner.run(command, event: hookEvent, alarm: alarm)
@@ -212,7 +259,12 @@ public final class Agent {
     }
 
     private func present(_ alarm: Alarm, now: Date) {
-        guard let content = contentWriter.liveActivity(for: alarm, at: now) else { return }
+        guard let content = contentWriter.liveActivity(for: alarm, at: now) else {
+            // Waiting for a later occurrence: nothing on screen until its pre-alert or its ring.
+            presenter.withdraw(alarm.id)
+            shownSeconds[alarm.id] = nil
+            return
+        }
         presenter.show(content, for: alarm.id)
         if case .countdown(let phase) = alarm.state {
             shownSeconds[alarm.id] = CountdownClock.displayedSeconds(remaining: phase.remaining(at: now))
@@ -240,10 +292,12 @@ public final class Agent {
             next = min(next ?? change, change)
         }
         deadlineTimer.arm(at: next)
+        // Only alarms wake a sleeping machine; a cooking timer is not worth it.
+        wakeTimer.arm(at: book.alarms.lazy.filter { $0.kind == .alarm }.compactMap(\.fireDate).min())
     }
 
     private func emitSignal(for event: AlarmEvent) {
-        let signal: AlarmsSignal = event.kind.removesAlarm ? .removed : .changed
+        let signal: AlarmsSignal = event.removesAlarm ? .removed : .changed
         service.emit(signal, arguments: Variant.tuple([
             g_variant_new_string(event.kind.rawValue),
             Variant.make(dictionary: AlarmWireFormat.encode(event.alarm)),
@@ -308,12 +362,35 @@ extension Agent: AlarmsServiceHandler {
         case .secondary: try perform(.secondary, arguments)
         case .list:
             return Variant.tuple([Variant.make(dictionaries: book.alarms.map(AlarmWireFormat.encode))])
+        case .getStatus:
+            return Variant.tuple([Variant.make(dictionary: status())])
         case .get:
             let id = try alarmID(in: arguments)
             guard let alarm = book[id] else { throw ServiceError(AlarmError.notFound(id: id.uuidString.lowercased())) }
             return Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(alarm))])
         }
         return nil
+    }
+
+    /// What `tocsin status` shows: how this agent is set up and what it can do.
+    private func status() -> [String: WireValue] {
+        typealias Key = AlarmWireFormat.StatusKey
+        var status: [Key: WireValue] = [
+            .version: .string(TocsinVersion.string),
+            .timeZone: .string(book.timeZone.identifier),
+            .stateFile: .string(store.fileURL.path),
+            .stateWritable: .bool(store.isWritable),
+            .alarmCount: .integer(Int64(book.count)),
+            .ringing: .string(ringer.ringingAlarms.map { $0.uuidString.lowercased() }.joined(separator: ",")),
+        ]
+        switch wakeTimer.availability {
+        case .available:
+            status[.canWakeSystem] = .bool(true)
+        case .unavailable(let reason):
+            status[.canWakeSystem] = .bool(false)
+            status[.wakeProblem] = .string(reason)
+        }
+        return Dictionary(uniqueKeysWithValues: status.map { ($0.key.rawValue, $0.value) })
     }
 
     private func perform(_ intent: AlarmIntent, _ arguments: OpaquePointer) throws(ServiceError) {

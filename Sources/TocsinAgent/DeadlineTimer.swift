@@ -11,19 +11,25 @@ import Glibc
 /// instants: a GLib timeout counts monotonic time and would drift from the wall clock across
 /// suspend or a clock change. The timer is also cancelled by the kernel when the clock is set,
 /// which reports the change at once (`onClockChange`) instead of at the next expiry.
+///
+/// With `wakesSystem`, the timer uses `CLOCK_REALTIME_ALARM`, which also wakes a suspended machine
+/// at the armed instant; that needs `CAP_WAKE_ALARM` and a wake-capable real-time clock.
 final class DeadlineTimer {
     private let descriptor: Int32
     private var sourceID: guint = 0
     private let onExpiry: () -> Void
     private let onClockChange: () -> Void
+    private let reportsClockChanges: Bool
 
     /// A disarmed timer calling `onExpiry` when the armed instant passes and `onClockChange` when
-    /// the system clock is set (the timer must then be armed again).
-    init(onExpiry: @escaping () -> Void, onClockChange: @escaping () -> Void) throws(GLibError) {
-        descriptor = timerfd_create(CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
+    /// the system clock is set (the timer must then be armed again). Throws with errno's reason
+    /// when the clock cannot be used (`EPERM`: no `CAP_WAKE_ALARM`).
+    init(wakesSystem: Bool = false, onExpiry: @escaping () -> Void, onClockChange: @escaping () -> Void = {}) throws(TimerCreationError) {
+        descriptor = timerfd_create(wakesSystem ? CLOCK_REALTIME_ALARM : CLOCK_REALTIME, Int32(TFD_NONBLOCK | TFD_CLOEXEC))
         guard descriptor >= 0 else {
-            throw GLibError(message: "timerfd_create failed: \(String(cString: strerror(errno)))")
+            throw TimerCreationError(code: errno)
         }
+        reportsClockChanges = !wakesSystem
         self.onExpiry = onExpiry
         self.onClockChange = onClockChange
         sourceID = g_unix_fd_add(descriptor, G_IO_IN, { _, _, userData in
@@ -46,7 +52,7 @@ final class DeadlineTimer {
             spec.it_value.tv_sec = max(0, Int(seconds))
             spec.it_value.tv_nsec = max(1, Int((date.timeIntervalSince1970 - seconds) * 1_000_000_000))
         }
-        let flags = date == nil ? 0 : Int32(TFD_TIMER_ABSTIME) | Int32(TFD_TIMER_CANCEL_ON_SET)
+        let flags = date == nil ? 0 : Int32(TFD_TIMER_ABSTIME) | (reportsClockChanges ? Int32(TFD_TIMER_CANCEL_ON_SET) : 0)
         timerfd_settime(descriptor, flags, &spec, nil)
     }
 
@@ -59,4 +65,13 @@ final class DeadlineTimer {
             onExpiry()
         }
     }
+}
+
+/// Why a timer could not be created: errno from `timerfd_create`.
+struct TimerCreationError: Error {
+    /// The errno value.
+    let code: Int32
+
+    /// errno as a sentence.
+    var message: String { String(cString: strerror(code)) }
 }

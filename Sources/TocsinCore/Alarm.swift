@@ -6,9 +6,12 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     public let id: UUID
     /// What the alarm is for ("Pasta"); shown as the notification's summary.
     public var title: String
-    /// Timer (counts down from the moment it is scheduled) or, later, a scheduled alarm.
+    /// Timer (counts down from the moment it is scheduled) or alarm (rings on a schedule).
     public var kind: AlarmKind
-    /// The timer's length: how long it counts down before ringing (AlarmKit's pre-alert duration).
+    /// When an alarm rings; `nil` for a timer.
+    public var schedule: AlarmSchedule?
+    /// How long the live countdown runs before it rings (AlarmKit's pre-alert duration): a timer's
+    /// length, or an alarm's pre-alert countdown (0: an alarm that shows no countdown).
     public var countdownDuration: TimeInterval
     /// How long a snooze counts down before ringing again (AlarmKit's post-alert duration), if snoozing is offered.
     public var snoozeDuration: TimeInterval?
@@ -18,6 +21,9 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     public var sound: AlarmSound
     /// How long it rings unanswered before it gives up and is ended as not acknowledged.
     public var ringLimit: TimeInterval
+    /// How late it may still ring when it came due while the machine slept or the agent was not
+    /// running; later than this it is reported as missed instead of ringing stale.
+    public var lateLimit: TimeInterval
     /// Shell commands run by the agent on this alarm's events.
     public var hooks: AlarmHooks
     /// Where the alarm is in its life.
@@ -27,27 +33,34 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
 
     /// Creates an alarm; `AlarmBook.schedule` is the usual way, as it validates the request first.
     public init(
-        id: UUID, title: String, kind: AlarmKind, countdownDuration: TimeInterval,
+        id: UUID, title: String, kind: AlarmKind, schedule: AlarmSchedule? = nil, countdownDuration: TimeInterval,
         snoozeDuration: TimeInterval?, secondaryButton: SecondaryButton?, sound: AlarmSound,
-        ringLimit: TimeInterval, hooks: AlarmHooks, state: AlarmState, createdAt: Date
+        ringLimit: TimeInterval, lateLimit: TimeInterval = AlarmRequest.defaultLateLimit,
+        hooks: AlarmHooks, state: AlarmState, createdAt: Date
     ) {
         self.id = id
         self.title = title
         self.kind = kind
+        self.schedule = schedule
         self.countdownDuration = countdownDuration
         self.snoozeDuration = snoozeDuration
         self.secondaryButton = secondaryButton
         self.sound = sound
         self.ringLimit = ringLimit
+        self.lateLimit = lateLimit
         self.hooks = hooks
         self.state = state
         self.createdAt = createdAt
     }
 }
 
-/// The kinds of alarm. Timers count down from the moment they are set; scheduled alarms come later.
+/// The kinds of alarm, with AlarmKit's meaning.
 public enum AlarmKind: String, Sendable, Codable, CaseIterable {
+    /// Counts down from the moment it is set, then rings.
     case timer
+    /// Rings on a schedule (an instant, a local time of day, a local date and time), optionally
+    /// after a pre-alert countdown.
+    case alarm
 }
 
 /// The button shown beside Stop while an alarm rings.
@@ -84,6 +97,9 @@ public enum HookEvent: String, Sendable, Codable, CodingKeyRepresentable, CaseIt
     case secondary
     /// The alarm was cancelled.
     case cancel
+    /// The alarm came due while it could not ring (machine asleep, agent not running) and was
+    /// later than its late limit, so it did not ring.
+    case missed
 }
 
 /// Shell commands the agent runs (`/bin/sh -c`) on an alarm's events.

@@ -7,14 +7,18 @@ import Foundation
 public struct AlarmBook: Sendable, Equatable {
     /// The most alarms the book holds; scheduling beyond fails with `AlarmError.limitReached`.
     public let capacity: Int
+    /// The zone local schedules ("07:00 on weekdays") are resolved in; change it with
+    /// `changeTimeZone(to:now:)` so waiting alarms move.
+    public private(set) var timeZone: TimeZone
     private var alarmsByID: [UUID: Alarm]
 
     /// The most alarms a book holds unless told otherwise.
     public static let defaultCapacity = 20_000
 
     /// Creates a book holding `alarms` (e.g. loaded from disk).
-    public init(alarms: [Alarm] = [], capacity: Int = AlarmBook.defaultCapacity) {
+    public init(alarms: [Alarm] = [], capacity: Int = AlarmBook.defaultCapacity, timeZone: TimeZone = .gmt) {
         self.capacity = capacity
+        self.timeZone = timeZone
         self.alarmsByID = Dictionary(alarms.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -42,7 +46,7 @@ public struct AlarmBook: Sendable, Equatable {
         }
         let alarm: Alarm
         do {
-            alarm = try request.makeAlarm(id: id, now: now)
+            alarm = try request.makeAlarm(id: id, now: now, timeZone: timeZone)
         } catch {
             throw .invalidArgument(error)
         }
@@ -50,10 +54,57 @@ public struct AlarmBook: Sendable, Equatable {
         return AlarmEvent(.scheduled, alarm)
     }
 
+    /// Resolves local schedules in `newZone` from now on: every waiting alarm that follows the
+    /// zone moves to the instant its local time now stands for (`rescheduled` events); fixed
+    /// instants, timers, snoozes and ringing alarms stay.
+    ///
+    /// An alarm keeps the local day it was waiting for: "07:00 tomorrow" becomes 07:00 tomorrow
+    /// in the new zone. Re-asking "the next 07:00 after now" instead would ring a daily alarm a
+    /// second time on the day it already rang, after a flight west. A local time that the move put
+    /// in the past comes due at once, at the next `advance` (it rings, or is missed beyond its
+    /// late limit).
+    public mutating func changeTimeZone(to newZone: TimeZone, now: Date) -> [AlarmEvent] {
+        guard newZone != timeZone else { return [] }
+        let oldZone = timeZone
+        timeZone = newZone
+        var events: [AlarmEvent] = []
+        for alarm in alarms {
+            guard let schedule = alarm.schedule, schedule.followsTimeZone, let oldFireDate = alarm.fireDate else { continue }
+            if case .countdown(let phase) = alarm.state, !phase.followsWallClock { continue }
+            let newFireDate: Date
+            switch schedule {
+            case .localDateTime(let date, let time):
+                newFireDate = ScheduleCalculator.instant(of: date, at: time, in: newZone)
+            case .timeOfDay(let time, _):
+                let day = ScheduleCalculator.localDate(of: oldFireDate, in: oldZone)
+                newFireDate = ScheduleCalculator.instant(of: day, at: time, in: newZone)
+            case .fixed:
+                continue
+            }
+            guard newFireDate != oldFireDate else { continue }
+            let moved = alarm.with(state: alarm.waitingState(until: newFireDate, now: now))
+            alarmsByID[alarm.id] = moved
+            events.append(AlarmEvent(.rescheduled, moved))
+        }
+        return events
+    }
+
+    /// Moves every countdown that measures elapsed time (timers, snoozes) by `offset`, after the
+    /// system clock was set by that much: a 5-minute timer still ends 5 minutes after it started.
+    /// Alarms waiting for a wall-clock time stay where they are.
+    public mutating func shiftElapsedTimeCountdowns(by offset: TimeInterval) {
+        guard offset != 0 else { return }
+        for (id, alarm) in alarmsByID {
+            guard case .countdown(var phase) = alarm.state, !phase.followsWallClock else { continue }
+            phase.fireDate = phase.fireDate.addingTimeInterval(offset)
+            alarmsByID[id] = alarm.with(state: .countdown(phase))
+        }
+    }
+
     /// Applies `intent` to the alarm `id` at `now`.
     public mutating func perform(_ intent: AlarmIntent, on id: UUID, now: Date) throws(AlarmError) -> AlarmEvent {
         guard let alarm = alarmsByID[id] else { throw .notFound(id: id.uuidString.lowercased()) }
-        let event = try alarm.applying(intent, at: now)
+        let event = try alarm.applying(intent, at: now, in: timeZone)
         record(event)
         return event
     }
@@ -63,7 +114,14 @@ public struct AlarmBook: Sendable, Equatable {
     /// when the agent was away long enough.
     public mutating func advance(to now: Date) -> [AlarmEvent] {
         var events: [AlarmEvent] = []
-        while let (alarm, deadline) = earliestDeadline(), deadline <= now, let event = alarm.advanced(to: now) {
+        // `nextDeadline` and `advanced(to:)` agree, so nothing should be skipped; if they ever
+        // disagree, one alarm must not hold back the others.
+        var inert: Set<UUID> = []
+        while let (alarm, deadline) = earliestDeadline(excluding: inert), deadline <= now {
+            guard let event = alarm.advanced(to: now, in: timeZone) else {
+                inert.insert(alarm.id)
+                continue
+            }
             record(event)
             events.append(event)
         }
@@ -73,14 +131,15 @@ public struct AlarmBook: Sendable, Equatable {
     /// The next instant at which time alone changes an alarm; `nil` when nothing is pending.
     public var nextDeadline: Date? { earliestDeadline()?.deadline }
 
-    private func earliestDeadline() -> (alarm: Alarm, deadline: Date)? {
+    private func earliestDeadline(excluding excluded: Set<UUID> = []) -> (alarm: Alarm, deadline: Date)? {
         alarmsByID.values.lazy
+            .filter { !excluded.contains($0.id) }
             .compactMap { alarm in alarm.nextDeadline.map { (alarm: alarm, deadline: $0) } }
             .min { ($0.deadline, $0.alarm.createdAt, $0.alarm.id.uuidString) < ($1.deadline, $1.alarm.createdAt, $1.alarm.id.uuidString) }
     }
 
     private mutating func record(_ event: AlarmEvent) {
-        if event.kind.removesAlarm {
+        if event.removesAlarm {
             alarmsByID[event.alarm.id] = nil
         } else {
             alarmsByID[event.alarm.id] = event.alarm

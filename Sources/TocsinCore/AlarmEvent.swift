@@ -1,3 +1,5 @@
+import Foundation
+
 /// Something that happened to an alarm, produced by `AlarmBook`; the agent turns each into effects
 /// (a saved state, a notification, sound, a hook, a D-Bus signal).
 public struct AlarmEvent: Sendable, Equatable {
@@ -5,6 +7,10 @@ public struct AlarmEvent: Sendable, Equatable {
     public enum Kind: String, Sendable, Codable, CaseIterable {
         /// A new alarm was added.
         case scheduled
+        /// An alarm's pre-alert countdown started (its live activity appears).
+        case preAlert = "pre-alert"
+        /// An alarm's next ring moved: the time zone changed, so a local time is a different instant.
+        case rescheduled
         /// Its countdown was paused.
         case paused
         /// Its countdown was resumed.
@@ -13,22 +19,18 @@ public struct AlarmEvent: Sendable, Equatable {
         case fired
         /// It was snoozed: it counts down again before ringing again.
         case snoozed
-        /// It was stopped while ringing (removed, for a one-shot).
+        /// It was stopped while ringing: removed if one-shot, else waiting for its next occurrence.
         case stopped
         /// It was cancelled (removed).
         case cancelled
-        /// Its custom secondary button was pressed (removed).
+        /// Its custom secondary button was pressed: removed if one-shot, else waiting for its next occurrence.
         case secondary
-        /// It rang for its whole ring limit without anyone answering (removed).
+        /// It rang for its whole ring limit without anyone answering: removed if one-shot, else
+        /// waiting for its next occurrence.
         case unacknowledged
-
-        /// True when the alarm no longer exists after this event; the kind is then the removal's reason.
-        public var removesAlarm: Bool {
-            switch self {
-            case .stopped, .cancelled, .secondary, .unacknowledged: true
-            case .scheduled, .paused, .resumed, .fired, .snoozed: false
-            }
-        }
+        /// It came due later than its late limit (machine asleep, agent not running) and did not
+        /// ring: removed if one-shot, else waiting for its next occurrence.
+        case missed
 
         /// The hook this event runs, if any.
         public var hookEvent: HookEvent? {
@@ -38,7 +40,8 @@ public struct AlarmEvent: Sendable, Equatable {
             case .snoozed: .snooze
             case .secondary: .secondary
             case .cancelled: .cancel
-            case .scheduled, .paused, .resumed, .unacknowledged: nil
+            case .missed: .missed
+            case .scheduled, .preAlert, .rescheduled, .paused, .resumed, .unacknowledged: nil
             }
         }
     }
@@ -47,10 +50,16 @@ public struct AlarmEvent: Sendable, Equatable {
     public let kind: Kind
     /// The alarm after the event; for a removal, the alarm as it was when removed.
     public let alarm: Alarm
+    /// True when the alarm no longer exists after this event; `kind` is then the removal's reason.
+    public let removesAlarm: Bool
+    /// For `fired` and `missed`: the instant the alarm was due.
+    public let dueDate: Date?
 
-    /// Creates an event of `kind` for `alarm`.
-    public init(_ kind: Kind, _ alarm: Alarm) {
+    /// Creates an event of `kind` for `alarm`, which still exists afterwards unless `removesAlarm`.
+    public init(_ kind: Kind, _ alarm: Alarm, removesAlarm: Bool = false, dueDate: Date? = nil) {
         self.kind = kind
         self.alarm = alarm
+        self.removesAlarm = removesAlarm
+        self.dueDate = dueDate
     }
 }

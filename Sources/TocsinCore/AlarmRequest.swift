@@ -1,15 +1,17 @@
 import Foundation
 
-/// What a client asks for when it schedules a timer, before the agent accepts it.
+/// What a client asks for when it schedules a timer or an alarm, before the agent accepts it.
 ///
 /// `validated()` is the one place that decides what is acceptable, so the CLI, D-Bus callers and
 /// apps get the same answers.
 public struct AlarmRequest: Sendable, Equatable {
     /// The kind of alarm asked for.
     public var kind: AlarmKind
-    /// The title; empty or missing means "Timer".
+    /// When an alarm rings (required for alarms, absent for timers).
+    public var schedule: AlarmSchedule?
+    /// The title; empty or missing means "Timer" or "Alarm".
     public var title: String?
-    /// How long the timer counts down.
+    /// How long the timer counts down; for an alarm, its pre-alert countdown (0: none).
     public var duration: TimeInterval
     /// The snooze duration, if a Snooze button is wanted.
     public var snoozeDuration: TimeInterval?
@@ -19,13 +21,20 @@ public struct AlarmRequest: Sendable, Equatable {
     public var sound: AlarmSound
     /// How long it may ring unanswered; `nil` means `AlarmRequest.defaultRingLimit`.
     public var ringLimit: TimeInterval?
+    /// How late it may still ring after the machine slept or the agent was away; `nil` means
+    /// `AlarmRequest.defaultLateLimit`.
+    public var lateLimit: TimeInterval?
     /// Shell commands for the alarm's events.
     public var hooks: AlarmHooks
 
     /// How long an alarm rings unanswered unless told otherwise: ten minutes.
     public static let defaultRingLimit: TimeInterval = 600
+    /// How late an alarm may still ring unless told otherwise: ten minutes.
+    public static let defaultLateLimit: TimeInterval = 600
     /// The title of a timer that was given none.
     public static let defaultTitle = "Timer"
+    /// The title of an alarm that was given none.
+    public static let defaultAlarmTitle = "Alarm"
     /// The label of the snooze button unless told otherwise.
     public static let defaultSnoozeLabel = "Snooze"
     /// The longest timer accepted: a year. Longer is surely a typo.
@@ -41,44 +50,73 @@ public struct AlarmRequest: Sendable, Equatable {
 
     /// Creates a request; only `duration` is required.
     public init(
-        kind: AlarmKind = .timer, title: String? = nil, duration: TimeInterval,
+        kind: AlarmKind = .timer, schedule: AlarmSchedule? = nil, title: String? = nil, duration: TimeInterval,
         snoozeDuration: TimeInterval? = nil, secondaryButtonLabel: String? = nil,
-        sound: AlarmSound = .standard, ringLimit: TimeInterval? = nil, hooks: AlarmHooks = AlarmHooks()
+        sound: AlarmSound = .standard, ringLimit: TimeInterval? = nil, lateLimit: TimeInterval? = nil,
+        hooks: AlarmHooks = AlarmHooks()
     ) {
         self.kind = kind
+        self.schedule = schedule
         self.title = title
         self.duration = duration
         self.snoozeDuration = snoozeDuration
         self.secondaryButtonLabel = secondaryButtonLabel
         self.sound = sound
         self.ringLimit = ringLimit
+        self.lateLimit = lateLimit
         self.hooks = hooks
     }
 
-    /// Checks every field and builds the alarm it describes, counting down from `now`.
-    public func makeAlarm(id: UUID, now: Date) throws(AlarmInputError) -> Alarm {
-        try Self.check(duration, named: "timer duration", atMost: Self.maximumDuration)
+    /// Checks every field and builds the alarm it describes, set at `now`, with local schedules
+    /// resolved in `timeZone`.
+    public func makeAlarm(id: UUID, now: Date, timeZone: TimeZone = .gmt) throws(AlarmInputError) -> Alarm {
+        let fireDate: Date
+        let storedSchedule: AlarmSchedule?
+        switch (kind, schedule) {
+        case (.timer, nil):
+            try Self.check(duration, named: "timer duration", atMost: Self.maximumDuration)
+            fireDate = now.addingTimeInterval(duration)
+            storedSchedule = nil
+        case (.timer, _?):
+            throw AlarmInputError("A timer has a duration, not a schedule; schedule an alarm instead.")
+        case (.alarm, let schedule?):
+            if duration != 0 {
+                try Self.check(duration, named: "pre-alert countdown", atMost: Self.maximumSnoozeOrRingLimit)
+            }
+            // A one-shot "07:00" is tied to the day it was meant for, so neither a restart after
+            // it rang nor a zone change can move it to the next day.
+            storedSchedule = ScheduleCalculator.pinned(schedule, after: now, in: timeZone)
+            fireDate = try ScheduleCalculator.firstFireDate(of: storedSchedule!, now: now, in: timeZone)
+        case (.alarm, nil):
+            throw AlarmInputError("An alarm needs a schedule: a time, a date and time, or an instant.")
+        }
         if let snoozeDuration {
             try Self.check(snoozeDuration, named: "snooze duration", atMost: Self.maximumSnoozeOrRingLimit)
         }
         let ringLimit = ringLimit ?? Self.defaultRingLimit
         try Self.check(ringLimit, named: "ring limit", atMost: Self.maximumSnoozeOrRingLimit)
+        let lateLimit = lateLimit ?? Self.defaultLateLimit
+        try Self.check(lateLimit, named: "late limit", atMost: Self.maximumSnoozeOrRingLimit)
         for (event, command) in hooks.commands {
             try Self.checkHook(command, event: event)
         }
-        return Alarm(
+        let alarm = Alarm(
             id: id,
-            title: try Self.cleanedText(title, named: "title", maximumLength: Self.maximumTitleLength) ?? Self.defaultTitle,
+            title: try Self.cleanedText(title, named: "title", maximumLength: Self.maximumTitleLength)
+                ?? (kind == .timer ? Self.defaultTitle : Self.defaultAlarmTitle),
             kind: kind,
+            schedule: storedSchedule,
             countdownDuration: duration,
             snoozeDuration: snoozeDuration,
             secondaryButton: try secondaryButton(),
             sound: sound,
             ringLimit: ringLimit,
+            lateLimit: lateLimit,
             hooks: hooks,
-            state: .countdown(CountdownPhase(fireDate: now.addingTimeInterval(duration), duration: duration)),
+            state: .scheduled(fireDate: fireDate),
             createdAt: now
         )
+        return alarm.with(state: alarm.waitingState(until: fireDate, now: now))
     }
 
     private func secondaryButton() throws(AlarmInputError) -> SecondaryButton? {

@@ -36,11 +36,16 @@ public struct CountdownPhase: Sendable, Equatable, Codable {
     public var fireDate: Date
     /// The whole length of this countdown (the timer's duration, or the snooze duration after a snooze).
     public var duration: TimeInterval
+    /// True for an alarm's pre-alert, which ends at a wall-clock occurrence ("07:00"): it stays put
+    /// when the system clock is set, and moves with the time zone. False for timers, snoozes and
+    /// resumed countdowns, which measure elapsed time: a clock change shifts their end with it.
+    public var followsWallClock: Bool
 
     /// Creates a countdown that ends at `fireDate` and lasts `duration` in all.
-    public init(fireDate: Date, duration: TimeInterval) {
+    public init(fireDate: Date, duration: TimeInterval, followsWallClock: Bool = false) {
         self.fireDate = fireDate
         self.duration = duration
+        self.followsWallClock = followsWallClock
     }
 
     /// Time left at `now`, never negative.

@@ -15,6 +15,9 @@ public final class AlarmStore: @unchecked Sendable {
         case empty
         /// The saved alarms.
         case loaded([Alarm])
+        /// The saved alarms, read from an older format version; the file is rewritten in the
+        /// current format at the next save.
+        case migrated([Alarm], fromVersion: Int)
         /// The file could not be read; it was moved to `movedTo` and the agent starts empty.
         case setAside(reason: String, movedTo: URL)
         /// The file could not be read nor moved aside; nothing will be saved until this is fixed.
@@ -29,7 +32,7 @@ public final class AlarmStore: @unchecked Sendable {
     public private(set) var isWritable = true
 
     /// The version of the file format this build writes and reads.
-    public static let formatVersion = 1
+    public static let formatVersion = StateFileMigration.currentVersion
 
     /// A store in `directory`.
     public init(directory: URL) {
@@ -59,8 +62,15 @@ public final class AlarmStore: @unchecked Sendable {
         do {
             // The version first, so a file from a newer Tocsin is reported as such, not as corrupt.
             let header = try Self.decoder.decode(StateFileHeader.self, from: data)
-            guard header.format == Self.formatVersion else {
-                return setAside(reason: "it has format version \(header.format), and this Tocsin reads version \(Self.formatVersion)")
+            if header.format > Self.formatVersion {
+                // Written by a newer Tocsin: leave it exactly where it is for that version, and
+                // write nothing over it.
+                isWritable = false
+                return .unusable(reason: "it was written by a newer Tocsin (format version \(header.format); this one reads up to \(Self.formatVersion)); it is left untouched")
+            }
+            if header.format < Self.formatVersion {
+                let current = try StateFileMigration.migrate(data, from: header.format)
+                return .migrated(try Self.decoder.decode(StateFile.self, from: current).alarms, fromVersion: header.format)
             }
             return .loaded(try Self.decoder.decode(StateFile.self, from: data).alarms)
         } catch {

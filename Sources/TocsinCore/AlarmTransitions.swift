@@ -2,30 +2,32 @@ import Foundation
 
 /// The alarm state machine: which intent is allowed in which state, and what it leads to.
 ///
-/// Pure: time comes in as `now`, nothing is stored or shown here. The result is the event that
-/// happened, carrying the alarm as it is afterwards.
+/// Pure: time comes in as `now` and the zone as `timeZone` (for the next occurrence of a
+/// repeating alarm); nothing is stored or shown here. The result is the event that happened,
+/// carrying the alarm as it is afterwards.
 extension Alarm {
     /// Applies `intent` at `now`, or explains why the current state does not allow it.
-    public func applying(_ intent: AlarmIntent, at now: Date) throws(AlarmError) -> AlarmEvent {
+    public func applying(_ intent: AlarmIntent, at now: Date, in timeZone: TimeZone = .gmt) throws(AlarmError) -> AlarmEvent {
         switch intent {
         case .pause:
             guard case .countdown(let phase) = state else {
-                throw refusal(intent, requirement: "only a timer that is counting down can be paused")
+                throw refusal(intent, requirement: "only a countdown can be paused")
             }
             return AlarmEvent(.paused, with(state: .paused(PausedPhase(remaining: phase.remaining(at: now), duration: phase.duration))))
         case .resume:
             guard case .paused(let phase) = state else {
-                throw refusal(intent, requirement: "only a paused timer can be resumed")
+                throw refusal(intent, requirement: "only a paused countdown can be resumed")
             }
+            // From here on it measures elapsed time, like a timer, even if it was an alarm's pre-alert.
             let fireDate = now.addingTimeInterval(phase.remaining)
             return AlarmEvent(.resumed, with(state: .countdown(CountdownPhase(fireDate: fireDate, duration: phase.duration))))
         case .cancel:
-            return AlarmEvent(.cancelled, self)
+            return AlarmEvent(.cancelled, self, removesAlarm: true)
         case .stop:
             guard case .alerting = state else {
                 throw refusal(intent, requirement: "only a ringing alarm can be stopped (use cancel to remove it)")
             }
-            return AlarmEvent(.stopped, self)
+            return ended(.stopped, at: now, in: timeZone)
         case .countdown:
             guard case .alerting = state else {
                 throw refusal(intent, requirement: "only a ringing alarm can be snoozed")
@@ -45,23 +47,30 @@ extension Alarm {
                 }
                 return snoozed(for: snoozeDuration, at: now)
             case .custom?:
-                return AlarmEvent(.secondary, self)
+                return ended(.secondary, at: now, in: timeZone)
             case nil:
                 throw refusal(intent, requirement: "it was set without a second button")
             }
         }
     }
 
-    /// What time alone does to the alarm at `now`: a due countdown starts ringing, a ringing alarm
-    /// past its ring limit ends unacknowledged. `nil` when nothing is due.
-    public func advanced(to now: Date) -> AlarmEvent? {
+    /// What time alone does to the alarm at `now`: an alarm's pre-alert countdown starts, a due
+    /// alarm rings (or is missed when it is later than its late limit), a ringing alarm past its
+    /// ring limit ends unacknowledged. `nil` when nothing is due.
+    public func advanced(to now: Date, in timeZone: TimeZone = .gmt) -> AlarmEvent? {
         switch state {
+        case .scheduled(let fireDate):
+            if fireDate <= now {
+                return cameDue(at: fireDate, now: now, in: timeZone)
+            }
+            if countdownDuration > 0 && fireDate.addingTimeInterval(-countdownDuration) <= now {
+                return AlarmEvent(.preAlert, with(state: waitingState(until: fireDate, now: now)))
+            }
+            return nil
         case .countdown(let phase) where phase.fireDate <= now:
-            return AlarmEvent(.fired, with(state: .alerting(since: phase.fireDate)))
-        case .scheduled(let fireDate) where fireDate <= now:
-            return AlarmEvent(.fired, with(state: .alerting(since: fireDate)))
+            return cameDue(at: phase.fireDate, now: now, in: timeZone)
         case .alerting(let since) where since.addingTimeInterval(ringLimit) <= now:
-            return AlarmEvent(.unacknowledged, self)
+            return ended(.unacknowledged, at: now, in: timeZone)
         default:
             return nil
         }
@@ -71,10 +80,50 @@ extension Alarm {
     public var nextDeadline: Date? {
         switch state {
         case .countdown(let phase): phase.fireDate
-        case .scheduled(let fireDate): fireDate
+        case .scheduled(let fireDate): countdownDuration > 0 ? fireDate.addingTimeInterval(-countdownDuration) : fireDate
         case .alerting(let since): since.addingTimeInterval(ringLimit)
         case .paused: nil
         }
+    }
+
+    /// The instant the alarm rings next, if it is waiting or counting down.
+    public var fireDate: Date? {
+        switch state {
+        case .scheduled(let fireDate): fireDate
+        case .countdown(let phase): phase.fireDate
+        case .paused, .alerting: nil
+        }
+    }
+
+    /// How an alarm waits for `fireDate` seen from `now`: counting down when its pre-alert has
+    /// begun, else scheduled. A timer is always counting down.
+    public func waitingState(until fireDate: Date, now: Date) -> AlarmState {
+        if kind == .timer {
+            return .countdown(CountdownPhase(fireDate: fireDate, duration: countdownDuration))
+        }
+        if countdownDuration > 0 && fireDate.timeIntervalSince(now) <= countdownDuration {
+            return .countdown(CountdownPhase(fireDate: fireDate, duration: countdownDuration, followsWallClock: true))
+        }
+        return .scheduled(fireDate: fireDate)
+    }
+
+    /// Rings, unless it is later than the late limit: then it is missed, and a stale alarm never
+    /// rings after a long absence.
+    private func cameDue(at dueDate: Date, now: Date, in timeZone: TimeZone) -> AlarmEvent {
+        if now.timeIntervalSince(dueDate) > lateLimit {
+            return ended(.missed, at: now, in: timeZone, dueDate: dueDate)
+        }
+        return AlarmEvent(.fired, with(state: .alerting(since: now)), dueDate: dueDate)
+    }
+
+    /// The end of one ring (or missed ring): a repeating alarm waits for its next occurrence after
+    /// `now`, a one-shot is removed.
+    private func ended(_ kind: AlarmEvent.Kind, at now: Date, in timeZone: TimeZone, dueDate: Date? = nil) -> AlarmEvent {
+        if let schedule, schedule.isRepeating,
+           let next = ScheduleCalculator.nextOccurrence(of: schedule, after: now, in: timeZone) {
+            return AlarmEvent(kind, with(state: waitingState(until: next, now: now)), dueDate: dueDate)
+        }
+        return AlarmEvent(kind, self, removesAlarm: true, dueDate: dueDate)
     }
 
     private func snoozed(for snoozeDuration: TimeInterval, at now: Date) -> AlarmEvent {
@@ -82,7 +131,7 @@ extension Alarm {
         return AlarmEvent(.snoozed, with(state: .countdown(phase)))
     }
 
-    private func with(state newState: AlarmState) -> Alarm {
+    func with(state newState: AlarmState) -> Alarm {
         var copy = self
         copy.state = newState
         return copy

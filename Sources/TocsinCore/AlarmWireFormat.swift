@@ -9,6 +9,7 @@ public enum AlarmWireFormat {
     /// Keys a `Schedule` request may carry.
     public enum RequestKey: String, CaseIterable, Sendable {
         case kind, title, duration, snooze, buttonLabel = "button-label", sound, ringLimit = "ring-limit", hooks
+        case at, time, weekdays, date, preAlert = "pre-alert", lateLimit = "late-limit"
     }
 
     /// Keys of an alarm returned by `Get`/`List` and carried by signals.
@@ -16,6 +17,13 @@ public enum AlarmWireFormat {
         case id, title, kind, state, duration, snooze, buttonLabel = "button-label", buttonBehavior = "button-behavior"
         case sound, ringLimit = "ring-limit", hooks, created, fireTime = "fire-time", phaseDuration = "phase-duration"
         case remaining, alertingSince = "alerting-since"
+        case at, time, weekdays, date, lateLimit = "late-limit", followsWallClock = "follows-wall-clock"
+    }
+
+    /// Keys of the `GetStatus` reply.
+    public enum StatusKey: String, CaseIterable, Sendable {
+        case version, timeZone = "time-zone", canWakeSystem = "can-wake-system", wakeProblem = "wake-problem"
+        case stateFile = "state-file", stateWritable = "state-writable", alarmCount = "alarm-count", ringing
     }
 
     // MARK: Requests
@@ -24,9 +32,17 @@ public enum AlarmWireFormat {
     public static func encode(_ request: AlarmRequest) -> [String: WireValue] {
         var dictionary: [RequestKey: WireValue] = [
             .kind: .string(request.kind.rawValue),
-            .duration: .double(request.duration),
             .sound: .string(request.sound.description),
         ]
+        switch request.kind {
+        case .timer: dictionary[.duration] = .double(request.duration)
+        case .alarm where request.duration > 0: dictionary[.preAlert] = .double(request.duration)
+        case .alarm: break
+        }
+        for (key, value) in scheduleFields(request.schedule) {
+            dictionary[RequestKey(rawValue: key.rawValue)!] = value
+        }
+        dictionary[.lateLimit] = request.lateLimit.map(WireValue.double)
         dictionary[.title] = request.title.map(WireValue.string)
         dictionary[.snooze] = request.snoozeDuration.map(WireValue.double)
         dictionary[.buttonLabel] = request.secondaryButtonLabel.map(WireValue.string)
@@ -44,19 +60,56 @@ public enum AlarmWireFormat {
         guard let kind = AlarmKind(rawValue: kindName) else {
             throw AlarmInputError("Unknown kind “\(kindName)”; known kinds: \(AlarmKind.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
-        guard let duration = try fields.seconds(.duration) else {
-            throw AlarmInputError("The schedule request has no “duration”.")
+        let schedule = try fields.schedule(at: .at, time: .time, weekdays: .weekdays, date: .date)
+        let duration: TimeInterval
+        switch kind {
+        case .timer:
+            guard let timerDuration = try fields.seconds(.duration) else {
+                throw AlarmInputError("A timer request needs a “duration”.")
+            }
+            guard schedule == nil, try fields.seconds(.preAlert) == nil else {
+                throw AlarmInputError("A timer takes a “duration”; “at”, “time”, “date”, “weekdays” and “pre-alert” are for alarms.")
+            }
+            duration = timerDuration
+        case .alarm:
+            guard schedule != nil else {
+                throw AlarmInputError("An alarm request needs “at” (an instant) or “time” (with “date” or “weekdays” if wanted).")
+            }
+            guard try fields.seconds(.duration) == nil else {
+                throw AlarmInputError("An alarm has no “duration”; its countdown before ringing is “pre-alert”.")
+            }
+            duration = try fields.seconds(.preAlert) ?? 0
         }
         return AlarmRequest(
             kind: kind,
+            schedule: schedule,
             title: try fields.string(.title),
             duration: duration,
             snoozeDuration: try fields.seconds(.snooze),
             secondaryButtonLabel: try fields.string(.buttonLabel),
             sound: try fields.string(.sound).map { text throws(AlarmInputError) in try AlarmSound(parsing: text) } ?? .standard,
             ringLimit: try fields.seconds(.ringLimit),
+            lateLimit: try fields.seconds(.lateLimit),
             hooks: try fields.hooks(.hooks)
         )
+    }
+
+    /// The keys that spell a schedule: `at` for an instant; `time` alone (once), with `weekdays`
+    /// (repeating) or with `date` (a local date and time).
+    private static func scheduleFields(_ schedule: AlarmSchedule?) -> [ScheduleKey: WireValue] {
+        switch schedule {
+        case nil: [:]
+        case .fixed(let date)?: [.at: .double(date.timeIntervalSince1970)]
+        case .timeOfDay(let time, let weekdays)?:
+            weekdays.isEmpty ? [.time: .string(time.description)]
+                : [.time: .string(time.description), .weekdays: .string(weekdays.sorted().map(\.rawValue).joined(separator: ","))]
+        case .localDateTime(let date, let time)?: [.time: .string(time.description), .date: .string(date.description)]
+        }
+    }
+
+    /// The schedule keys, shared by requests and alarms.
+    private enum ScheduleKey: String {
+        case at, time, weekdays, date
     }
 
     // MARK: Alarms
@@ -71,8 +124,12 @@ public enum AlarmWireFormat {
             .duration: .double(alarm.countdownDuration),
             .sound: .string(alarm.sound.description),
             .ringLimit: .double(alarm.ringLimit),
+            .lateLimit: .double(alarm.lateLimit),
             .created: .double(alarm.createdAt.timeIntervalSince1970),
         ]
+        for (key, value) in scheduleFields(alarm.schedule) {
+            dictionary[AlarmKey(rawValue: key.rawValue)!] = value
+        }
         dictionary[.snooze] = alarm.snoozeDuration.map(WireValue.double)
         dictionary[.buttonLabel] = alarm.secondaryButton.map { .string($0.label) }
         dictionary[.buttonBehavior] = alarm.secondaryButton.map { .string($0.behavior.rawValue) }
@@ -85,6 +142,7 @@ public enum AlarmWireFormat {
         case .countdown(let phase):
             dictionary[.fireTime] = .double(phase.fireDate.timeIntervalSince1970)
             dictionary[.phaseDuration] = .double(phase.duration)
+            dictionary[.followsWallClock] = .bool(phase.followsWallClock)
         case .paused(let phase):
             dictionary[.remaining] = .double(phase.remaining)
             dictionary[.phaseDuration] = .double(phase.duration)
@@ -105,7 +163,9 @@ public enum AlarmWireFormat {
         case .scheduled?:
             state = .scheduled(fireDate: try fields.required(.fireTime, fields.instant))
         case .countdown?:
-            state = .countdown(CountdownPhase(fireDate: try fields.required(.fireTime, fields.instant), duration: try fields.required(.phaseDuration, fields.seconds)))
+            state = .countdown(CountdownPhase(
+                fireDate: try fields.required(.fireTime, fields.instant), duration: try fields.required(.phaseDuration, fields.seconds),
+                followsWallClock: try fields.bool(.followsWallClock) ?? false))
         case .paused?:
             state = .paused(PausedPhase(remaining: try fields.required(.remaining, fields.seconds), duration: try fields.required(.phaseDuration, fields.seconds)))
         case .alerting?:
@@ -127,11 +187,13 @@ public enum AlarmWireFormat {
             id: id,
             title: try fields.required(.title, fields.string),
             kind: kind,
+            schedule: try fields.schedule(at: .at, time: .time, weekdays: .weekdays, date: .date),
             countdownDuration: try fields.required(.duration, fields.seconds),
             snoozeDuration: try fields.seconds(.snooze),
             secondaryButton: secondaryButton,
             sound: try AlarmSound(parsing: try fields.required(.sound, fields.string)),
             ringLimit: try fields.required(.ringLimit, fields.seconds),
+            lateLimit: try fields.seconds(.lateLimit) ?? AlarmRequest.defaultLateLimit,
             hooks: try fields.hooks(.hooks),
             state: state,
             createdAt: try fields.required(.created, fields.instant)
@@ -177,6 +239,43 @@ private struct KeyedFields<Key: RawRepresentable & CaseIterable> where Key.RawVa
 
     func instant(_ key: Key) throws(AlarmInputError) -> Date? {
         try seconds(key).map { Date(timeIntervalSince1970: $0) }
+    }
+
+    func bool(_ key: Key) throws(AlarmInputError) -> Bool? {
+        switch values[key.rawValue] {
+        case nil: return nil
+        case .bool(let flag)?: return flag
+        case let other?: throw mismatch(key, other, expected: "a boolean (b)")
+        }
+    }
+
+    /// The schedule spelled by the `at`, `time`, `weekdays` and `date` keys, if any.
+    func schedule(at atKey: Key, time timeKey: Key, weekdays weekdaysKey: Key, date dateKey: Key) throws(AlarmInputError) -> AlarmSchedule? {
+        let instant = try instant(atKey)
+        let timeText = try string(timeKey)
+        let weekdaysText = try string(weekdaysKey)
+        let dateText = try string(dateKey)
+        if let instant {
+            guard timeText == nil, weekdaysText == nil, dateText == nil else {
+                throw AlarmInputError("“\(atKey.rawValue)” is an instant; it cannot be combined with “\(timeKey.rawValue)”, “\(dateKey.rawValue)” or “\(weekdaysKey.rawValue)”.")
+            }
+            return .fixed(instant)
+        }
+        guard let timeText else {
+            guard weekdaysText == nil, dateText == nil else {
+                throw AlarmInputError("“\(dateKey.rawValue)” and “\(weekdaysKey.rawValue)” need a “\(timeKey.rawValue)”.")
+            }
+            return nil
+        }
+        let time = try TimeOfDayParser.parse(timeText)
+        switch (dateText, weekdaysText) {
+        case (let dateText?, nil):
+            return .localDateTime(try TimeOfDayParser.parseDate(dateText), time)
+        case (nil, let weekdaysText):
+            return .timeOfDay(time, weekdays: try weekdaysText.map { text throws(AlarmInputError) in try TimeOfDayParser.parseRepeat(text) } ?? [])
+        case (_?, _?):
+            throw AlarmInputError("An alarm rings on a “\(dateKey.rawValue)” or on “\(weekdaysKey.rawValue)”, not both.")
+        }
     }
 
     func hooks(_ key: Key) throws(AlarmInputError) -> AlarmHooks {

@@ -52,12 +52,13 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
     case secondary = "Secondary"
     case list = "List"
     case get = "Get"
+    case getStatus = "GetStatus"
 
     /// The arguments the caller sends.
     public var inArguments: [AlarmsInterface.Argument] {
         switch self {
         case .schedule: [.init(name: "request", signature: "a{sv}")]
-        case .list: []
+        case .list, .getStatus: []
         case .cancel, .pause, .resume, .stop, .countdown, .secondary, .get: [.init(name: "id", signature: "s")]
         }
     }
@@ -68,6 +69,7 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
         case .schedule: [.init(name: "id", signature: "s")]
         case .list: [.init(name: "alarms", signature: "aa{sv}")]
         case .get: [.init(name: "alarm", signature: "a{sv}")]
+        case .getStatus: [.init(name: "status", signature: "a{sv}")]
         case .cancel, .pause, .resume, .stop, .countdown, .secondary: []
         }
     }

@@ -90,9 +90,13 @@ public struct NotificationContentWriter: Sendable {
             if let button = alarm.secondaryButton {
                 actions.append(.init(.secondary, label: button.label))
             }
+            let body = switch alarm.kind {
+            case .timer: "Time’s up · \(DurationFormat.clock(seconds: Int(alarm.countdownDuration.rounded()))) timer, rang at \(timeOfDay(since))"
+            case .alarm: "Alarm · ringing since \(timeOfDay(since))" + (alarm.schedule.map { " · \($0.description(in: timeZone))" } ?? "")
+            }
             return NotificationContent(
                 summary: alarm.title,
-                body: "Time’s up · \(DurationFormat.clock(seconds: Int(alarm.countdownDuration.rounded()))) timer, rang at \(timeOfDay(since))",
+                body: body,
                 actions: actions,
                 urgency: .critical,
                 isPersistent: true
@@ -115,6 +119,24 @@ public struct NotificationContentWriter: Sendable {
             body: "It rang for \(DurationFormat.spoken(alarm.ringLimit))\(since) and nobody stopped it.",
             isPersistent: false
         )
+    }
+
+    /// The notice left when `alarm` came due at `dueDate` but was later than its late limit, so it
+    /// did not ring: "Missed: Wake up (07:00)". `alarm` is the alarm after the event (a repeating
+    /// one already waits for its next occurrence, which the notice names).
+    public func missedNotice(for alarm: Alarm, dueAt dueDate: Date) -> NotificationContent {
+        var body = "It was due at \(timeOfDay(dueDate)) on \(dayOfMonth(dueDate)) while the computer was asleep or Tocsin was not running, and did not ring more than \(DurationFormat.spoken(alarm.lateLimit)) late."
+        if let next = alarm.fireDate {
+            body += " Next: \(dayOfMonth(next)) \(timeOfDay(next))."
+        }
+        return NotificationContent(summary: "Missed: \(alarm.title) (\(timeOfDay(dueDate)))", body: body, isPersistent: false)
+    }
+
+    /// A day as "Tue 1 Dec".
+    public func dayOfMonth(_ date: Date) -> String {
+        var style = Date.FormatStyle(locale: locale, timeZone: timeZone).weekday(.abbreviated).day().month(.abbreviated)
+        style.calendar = Calendar(identifier: .gregorian)
+        return date.formatted(style)
     }
 
     /// A time of day as the locale writes it ("14:03" or "2:03 PM").

@@ -7,9 +7,8 @@ public struct AlarmChange: Sendable, Equatable {
     public let event: AlarmEvent.Kind
     /// The alarm after the change; for a removal, as it was when removed.
     public let alarm: Alarm
+    /// True when the alarm no longer exists (`event` is then the reason).
+    public let isRemoval: Bool
     /// When this client received the announcement.
     public let receivedAt: Date
-
-    /// True when the alarm no longer exists (`event` is then the reason).
-    public var isRemoval: Bool { event.removesAlarm }
 }

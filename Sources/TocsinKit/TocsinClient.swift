@@ -70,6 +70,15 @@ public final class TocsinClient {
         return try Self.decode(Variant.dictionary(dictionary))
     }
 
+    /// How the agent is set up and what it can do (`GetStatus`; keys in `AlarmWireFormat.StatusKey`).
+    public func status() throws(TocsinClientError) -> [String: WireValue] {
+        let reply = try call(.getStatus, nil)
+        defer { g_variant_unref(reply) }
+        let dictionary = Variant.child(reply, 0)
+        defer { g_variant_unref(dictionary) }
+        return Variant.dictionary(dictionary)
+    }
+
     /// Calls `handler` on the main loop for every change the agent announces, from now on, across
     /// agent restarts. The caller must run a GLib main loop (`MainLoop().run()`).
     public func watch(_ handler: @escaping (AlarmChange) -> Void) {
@@ -84,7 +93,7 @@ public final class TocsinClient {
                 let eventName = String(cString: g_variant_get_string(eventVariant, nil))
                 guard let event = AlarmEvent.Kind(rawValue: eventName),
                       let alarm = try? AlarmWireFormat.decodeAlarm(Variant.dictionary(alarmVariant)) else { return }
-                handler(AlarmChange(event: event, alarm: alarm, receivedAt: Date()))
+                handler(AlarmChange(event: event, alarm: alarm, isRemoval: signal == .removed, receivedAt: Date()))
             }
             // Matching on the well-known name: the bus delivers from whoever owns it, so the
             // subscription survives an agent restart.

@@ -20,8 +20,14 @@ enum AlarmText {
         case .alerting(let since):
             "ringing since \(writer.timeOfDay(since))"
         case .scheduled(let fireDate):
-            "rings \(writer.timeOfDay(fireDate))"
+            "rings \(ScheduleCalculator.describe(fireDate, in: writer.timeZone))" + repeatSuffix(of: alarm)
         }
+    }
+
+    /// ", daily" or ", on weekdays" for a repeating alarm; empty otherwise.
+    static func repeatSuffix(of alarm: Alarm) -> String {
+        guard let schedule = alarm.schedule, case .timeOfDay(_, let weekdays) = schedule, !weekdays.isEmpty else { return "" }
+        return ", " + Weekday.describe(weekdays)
     }
 
     /// A table of alarms, one per line, with a header.
@@ -43,14 +49,20 @@ enum AlarmText {
             ("title", alarm.title),
             ("kind", alarm.kind.rawValue),
             ("state", "\(alarm.state.name.rawValue) (\(status(of: alarm, at: now)))"),
-            ("duration", clock(alarm.countdownDuration)),
         ]
+        if alarm.kind == .timer { lines.append(("duration", clock(alarm.countdownDuration))) }
+        if let schedule = alarm.schedule { lines.append(("schedule", schedule.description(in: writer.timeZone))) }
+        if let fireDate = alarm.fireDate { lines.append(("next ring", ScheduleCalculator.describe(fireDate, in: writer.timeZone))) }
+        if alarm.kind == .alarm && alarm.countdownDuration > 0 {
+            lines.append(("pre-alert", DurationFormat.spoken(alarm.countdownDuration)))
+        }
         if let snooze = alarm.snoozeDuration { lines.append(("snooze", DurationFormat.spoken(snooze))) }
         if let button = alarm.secondaryButton {
             lines.append(("button", "“\(button.label)” (\(button.behavior == .countdown ? "snoozes" : "runs the button hook"))"))
         }
         lines.append(("sound", alarm.sound.description))
         lines.append(("ring limit", DurationFormat.spoken(alarm.ringLimit)))
+        lines.append(("late limit", DurationFormat.spoken(alarm.lateLimit)))
         for event in HookEvent.allCases {
             if let command = alarm.hooks[event] { lines.append(("on \(event.rawValue)", command)) }
         }
@@ -60,8 +72,8 @@ enum AlarmText {
     }
 
     /// A watch line: time, event, id, title and what the alarm does now.
-    static func watchLine(_ event: AlarmEvent.Kind, _ alarm: Alarm, at now: Date) -> String {
-        let status = event.removesAlarm ? "removed" : status(of: alarm, at: now)
+    static func watchLine(_ event: AlarmEvent.Kind, _ alarm: Alarm, removed: Bool, at now: Date) -> String {
+        let status = removed ? "removed" : status(of: alarm, at: now)
         return "\(writer.timeOfDay(now))  \(event.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0))\(shortID(alarm.id))  \(alarm.title)  (\(status))"
     }
 
@@ -84,7 +96,7 @@ enum AlarmText {
         DurationFormat.clock(seconds: CountdownClock.displayedSeconds(remaining: interval))
     }
 
-    private static func jsonValue(_ value: WireValue) -> Any {
+    static func jsonValue(_ value: WireValue) -> Any {
         switch value {
         case .string(let text): text
         case .double(let number): number

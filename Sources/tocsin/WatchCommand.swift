@@ -32,7 +32,7 @@ enum WatchCommand: Command {
                     "alarm": AlarmText.jsonObject(change.alarm, at: change.receivedAt),
                 ]))
             } else {
-                Output.line(AlarmText.watchLine(change.event, change.alarm, at: change.receivedAt))
+                Output.line(AlarmText.watchLine(change.event, change.alarm, removed: change.isRemoval, at: change.receivedAt))
             }
         }
         var agentPresent: Bool?

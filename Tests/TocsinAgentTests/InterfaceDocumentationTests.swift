@@ -62,7 +62,8 @@ import TocsinCore
         #expect(Self.documentedXML.contains(error.dbusName))
     }
 
-    @Test(arguments: AlarmWireFormat.RequestKey.allCases.map(\.rawValue) + AlarmWireFormat.AlarmKey.allCases.map(\.rawValue))
+    @Test(arguments: AlarmWireFormat.RequestKey.allCases.map(\.rawValue) + AlarmWireFormat.AlarmKey.allCases.map(\.rawValue)
+        + AlarmWireFormat.StatusKey.allCases.map(\.rawValue))
     func everyDictionaryKeyIsDocumented(_ key: String) {
         #expect(Self.documentedXML.contains("\n        \(key) ") || Self.documentedXML.contains("\n    \(key) "),
                 "key \(key) has no line of its own in the XML's comments")

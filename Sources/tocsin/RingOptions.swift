@@ -1,0 +1,108 @@
+import Foundation
+import TocsinCore
+import TocsinKit
+
+/// The options timers and alarms share: what they are called, how they ring, and their hooks.
+struct RingOptions {
+    /// Options that take a value.
+    static let names: Set<String> = Set(["--title", "--snooze", "--button", "--sound", "--ring-for", "--late-limit"]).union(hookOptions.keys)
+
+    /// The hook options and the events they run on.
+    static let hookOptions: [String: HookEvent] = [
+        "--on-fire": .fire, "--on-stop": .stop, "--on-snooze": .snooze, "--on-cancel": .cancel,
+        "--on-missed": .missed, "--on-button": .secondary,
+    ]
+
+    /// Help text for the shared options.
+    static let help = """
+          --title TEXT        what it is for, shown in the notification
+          --snooze DURATION   offer a Snooze button that rings again after DURATION
+          --button LABEL      label of the second button: with --snooze it renames Snooze;
+                              with --on-button it is a custom button
+          --on-button CMD     run CMD when the custom button is pressed (ends this ring)
+          --sound NAME|FILE   a sound-theme event id (e.g. bell) or a 16-bit WAV/Ogg file
+          --ring-for DURATION stop ringing by itself after DURATION (default 10m)
+          --late-limit DURATION
+                              if the computer was asleep or off when it was due, still ring
+                              up to DURATION late (default 10m); later, report it as missed
+          --on-fire CMD       run CMD when it starts ringing
+          --on-stop CMD       run CMD when it is stopped
+          --on-snooze CMD     run CMD when it is snoozed
+          --on-cancel CMD     run CMD when it is cancelled
+          --on-missed CMD     run CMD when it was missed
+
+        Commands run with /bin/sh -c and get TOCSIN_ID, TOCSIN_TITLE and TOCSIN_EVENT in
+        their environment.
+        """
+
+    let title: String?
+    let snoozeDuration: TimeInterval?
+    let buttonLabel: String?
+    let sound: AlarmSound
+    let ringLimit: TimeInterval?
+    let lateLimit: TimeInterval?
+    let hooks: AlarmHooks
+
+    /// Reads the shared options of `parsed` for `command`.
+    init(_ parsed: ParsedArguments, command: String) throws(CommandError) {
+        if parsed.values["--on-button"] != nil && parsed.values["--button"] == nil {
+            throw .usage("--on-button needs --button LABEL to name the button.", command: command)
+        }
+        var hooks = AlarmHooks()
+        for (option, event) in Self.hookOptions {
+            hooks[event] = parsed.values[option]
+        }
+        self.hooks = hooks
+        title = parsed.values["--title"]
+        buttonLabel = parsed.values["--button"]
+        snoozeDuration = try parsed.values["--snooze"].map { text throws(CommandError) in try Self.duration(text, what: "--snooze", command: command) }
+        ringLimit = try parsed.values["--ring-for"].map { text throws(CommandError) in try Self.duration(text, what: "--ring-for", command: command) }
+        lateLimit = try parsed.values["--late-limit"].map { text throws(CommandError) in try Self.duration(text, what: "--late-limit", command: command) }
+        sound = try Self.sound(parsed.values["--sound"], command: command)
+    }
+
+    /// A duration typed on the command line, or a usage error naming `what`.
+    static func duration(_ text: String, what: String, command: String) throws(CommandError) -> TimeInterval {
+        do {
+            return try DurationParser.parse(text)
+        } catch {
+            throw .usage("\(what): \(error.message)", command: command)
+        }
+    }
+
+    /// The sound as the agent needs it: file paths made absolute, since the agent has its own
+    /// working directory.
+    private static func sound(_ text: String?, command: String) throws(CommandError) -> AlarmSound {
+        guard var text else { return .standard }
+        if text.contains("/") || FileManager.default.fileExists(atPath: text) {
+            text = URL(fileURLWithPath: text).standardizedFileURL.path
+        }
+        do {
+            return try AlarmSound(parsing: text)
+        } catch {
+            throw .usage(error.message, command: command)
+        }
+    }
+}
+
+/// Sends a request the CLI has checked with the same rules as the agent, so a bad combination
+/// is a usage error before anything reaches the agent.
+enum RequestSender {
+    /// Checks `request` at `now`, schedules it and prints the id; returns the alarm as it will be.
+    static func schedule(_ request: AlarmRequest, now: Date, command: String) throws(CommandError) -> Alarm {
+        let alarm: Alarm
+        do {
+            alarm = try request.makeAlarm(id: UUID(), now: now, timeZone: .current)
+        } catch {
+            throw .usage(error.message, command: command)
+        }
+        let id: UUID
+        do {
+            id = try TocsinClient().schedule(request)
+        } catch {
+            throw CommandError(error)
+        }
+        print(id.uuidString.lowercased())
+        return alarm
+    }
+}
