@@ -123,6 +123,8 @@ public final class Agent {
     /// Resolves local times in `zone` from now on: the book moves waiting alarms, notifications
     /// show end times in the new zone.
     private func adopt(timeZone zone: TimeZone) {
+        // What was already due rings (or is missed) as it was, before anything moves.
+        letTimePass()
         contentWriter = NotificationContentWriter(timeZone: zone)
         let now = Date()
         let moved = book.changeTimeZone(to: zone, now: now)

@@ -58,11 +58,12 @@ public struct AlarmBook: Sendable, Equatable {
     /// zone moves to the instant its local time now stands for (`rescheduled` events); fixed
     /// instants, timers, snoozes and ringing alarms stay.
     ///
-    /// An alarm keeps the local day it was waiting for: "07:00 tomorrow" becomes 07:00 tomorrow
-    /// in the new zone. Re-asking "the next 07:00 after now" instead would ring a daily alarm a
-    /// second time on the day it already rang, after a flight west. A local time that the move put
-    /// in the past comes due at once, at the next `advance` (it rings, or is missed beyond its
-    /// late limit).
+    /// A repeating alarm keeps the local day it was waiting for: "07:00 tomorrow" becomes 07:00
+    /// tomorrow in the new zone. Re-asking "the next 07:00 after now" instead would ring a daily
+    /// alarm a second time on the day it already rang, after a flight west. When that day's time
+    /// is already over in the new zone (a flight east), it moves to its next occurrence. A one-shot
+    /// local date and time the move put in the past comes due at once, at the next `advance` (it
+    /// rings, or is missed beyond its late limit): the user asked for that day.
     public mutating func changeTimeZone(to newZone: TimeZone, now: Date) -> [AlarmEvent] {
         guard newZone != timeZone else { return [] }
         let oldZone = timeZone
@@ -77,7 +78,15 @@ public struct AlarmBook: Sendable, Equatable {
                 newFireDate = ScheduleCalculator.instant(of: date, at: time, in: newZone)
             case .timeOfDay(let time, _):
                 let day = ScheduleCalculator.localDate(of: oldFireDate, in: oldZone)
-                newFireDate = ScheduleCalculator.instant(of: day, at: time, in: newZone)
+                let sameDay = ScheduleCalculator.instant(of: day, at: time, in: newZone)
+                // After a flight east that day's time may be over already: that is not a missed
+                // alarm, the next occurrence is simply the next one.
+                guard sameDay <= now else {
+                    newFireDate = sameDay
+                    break
+                }
+                guard let next = ScheduleCalculator.nextOccurrence(of: schedule, after: now, in: newZone) else { continue }
+                newFireDate = next
             case .fixed:
                 continue
             }
@@ -90,14 +99,22 @@ public struct AlarmBook: Sendable, Equatable {
     }
 
     /// Moves every countdown that measures elapsed time (timers, snoozes) by `offset`, after the
-    /// system clock was set by that much: a 5-minute timer still ends 5 minutes after it started.
-    /// Alarms waiting for a wall-clock time stay where they are.
+    /// system clock was set by that much: a 5-minute timer still ends 5 minutes after it started,
+    /// and a ringing alarm still rings for its ring limit. Alarms waiting for a wall-clock time
+    /// stay where they are.
     public mutating func shiftElapsedTimeCountdowns(by offset: TimeInterval) {
         guard offset != 0 else { return }
         for (id, alarm) in alarmsByID {
-            guard case .countdown(var phase) = alarm.state, !phase.followsWallClock else { continue }
-            phase.fireDate = phase.fireDate.addingTimeInterval(offset)
-            alarmsByID[id] = alarm.with(state: .countdown(phase))
+            switch alarm.state {
+            case .countdown(var phase) where !phase.followsWallClock:
+                phase.fireDate = phase.fireDate.addingTimeInterval(offset)
+                alarmsByID[id] = alarm.with(state: .countdown(phase))
+            case .alerting(let since):
+                // The ring limit measures ringing time too.
+                alarmsByID[id] = alarm.with(state: .alerting(since: since.addingTimeInterval(offset)))
+            default:
+                break
+            }
         }
     }
 
@@ -118,7 +135,8 @@ public struct AlarmBook: Sendable, Equatable {
         // disagree, one alarm must not hold back the others.
         var inert: Set<UUID> = []
         while let (alarm, deadline) = earliestDeadline(excluding: inert), deadline <= now {
-            guard let event = alarm.advanced(to: now, in: timeZone) else {
+            // An event that leaves the alarm as it was would come back forever.
+            guard let event = alarm.advanced(to: now, in: timeZone), event.removesAlarm || event.alarm != alarm else {
                 inert.insert(alarm.id)
                 continue
             }

@@ -6,7 +6,7 @@ import Foundation
 /// the old file or the new one, never half of one. A file that cannot be read is moved aside and
 /// never overwritten; if it cannot even be moved, the store refuses to save rather than lose it.
 public final class AlarmStore: @unchecked Sendable {
-    // @unchecked: `isWritable` changes only inside `load()`, which the agent calls once at start-up
+    // @unchecked: `unwritableReason` changes only inside `load()`, which the agent calls once at start-up
     // on its main thread before any save.
 
     /// What `load()` found.
@@ -28,8 +28,10 @@ public final class AlarmStore: @unchecked Sendable {
     public let directory: URL
     /// The state file.
     public var fileURL: URL { directory.appendingPathComponent("alarms.json") }
-    /// False once `load()` met a file it could neither read nor move aside.
-    public private(set) var isWritable = true
+    /// False once `load()` met a file it must not overwrite (unreadable and stuck, or newer).
+    public var isWritable: Bool { unwritableReason == nil }
+    /// Why saving is refused, if it is.
+    public private(set) var unwritableReason: String?
 
     /// The version of the file format this build writes and reads.
     public static let formatVersion = StateFileMigration.currentVersion
@@ -65,7 +67,7 @@ public final class AlarmStore: @unchecked Sendable {
             if header.format > Self.formatVersion {
                 // Written by a newer Tocsin: leave it exactly where it is for that version, and
                 // write nothing over it.
-                isWritable = false
+                unwritableReason = "it was written by a newer Tocsin and is left as it is"
                 return .unusable(reason: "it was written by a newer Tocsin (format version \(header.format); this one reads up to \(Self.formatVersion)); it is left untouched")
             }
             if header.format < Self.formatVersion {
@@ -80,8 +82,8 @@ public final class AlarmStore: @unchecked Sendable {
 
     /// Saves `alarms`, replacing the previous file atomically. On failure the previous file is intact.
     public func save(_ alarms: [Alarm]) throws(StoreError) {
-        guard isWritable else {
-            throw StoreError("Not saving to \(fileURL.path): the existing state file could not be read or moved aside, and it will not be overwritten.")
+        if let unwritableReason {
+            throw StoreError("Not saving to \(fileURL.path): \(unwritableReason).")
         }
         let data: Data
         do {
@@ -150,7 +152,7 @@ public final class AlarmStore: @unchecked Sendable {
             failure = String(cString: strerror(errno))
             break
         }
-        isWritable = false
+        unwritableReason = "the existing file could not be read or moved aside, and it is not overwritten"
         return .unusable(reason: "\(reason), and moving it aside failed: \(failure)")
     }
 
@@ -185,12 +187,19 @@ public final class AlarmStore: @unchecked Sendable {
         "could not \(what): \(String(cString: strerror(errno)))"
     }
 
+    /// A coding path as people read it: `alarms[0].state`.
+    private static func path(_ codingPath: [any CodingKey]) -> String {
+        codingPath.reduce("") { text, key in
+            key.intValue.map { "\(text)[\($0)]" } ?? (text.isEmpty ? key.stringValue : "\(text).\(key.stringValue)")
+        }
+    }
+
     private static func describe(_ error: any Error) -> String {
         switch error {
         case DecodingError.dataCorrupted(let context): context.debugDescription
         case DecodingError.keyNotFound(let key, _): "missing “\(key.stringValue)”"
-        case DecodingError.typeMismatch(_, let context): "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
-        case DecodingError.valueNotFound(_, let context): "missing value at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        case DecodingError.typeMismatch(_, let context): "wrong type at \(path(context.codingPath))"
+        case DecodingError.valueNotFound(_, let context): "missing value at \(path(context.codingPath))"
         default: "\(error)"
         }
     }

@@ -63,7 +63,7 @@ extension Alarm {
             if fireDate <= now {
                 return cameDue(at: fireDate, now: now, in: timeZone)
             }
-            if countdownDuration > 0 && fireDate.addingTimeInterval(-countdownDuration) <= now {
+            if isInPreAlert(until: fireDate, at: now) {
                 return AlarmEvent(.preAlert, with(state: waitingState(until: fireDate, now: now)))
             }
             return nil
@@ -101,10 +101,17 @@ extension Alarm {
         if kind == .timer {
             return .countdown(CountdownPhase(fireDate: fireDate, duration: countdownDuration))
         }
-        if countdownDuration > 0 && fireDate.timeIntervalSince(now) <= countdownDuration {
+        if isInPreAlert(until: fireDate, at: now) {
             return .countdown(CountdownPhase(fireDate: fireDate, duration: countdownDuration, followsWallClock: true))
         }
         return .scheduled(fireDate: fireDate)
+    }
+
+    /// Whether `now` lies in the pre-alert window before `fireDate`. One expression for every
+    /// caller, computed like `nextDeadline`: `fireDate - countdown <= now` and
+    /// `fireDate - now <= countdown` can disagree in the last bit.
+    private func isInPreAlert(until fireDate: Date, at now: Date) -> Bool {
+        countdownDuration > 0 && fireDate.addingTimeInterval(-countdownDuration) <= now
     }
 
     /// Rings, unless it is later than the late limit: then it is missed, and a stale alarm never

@@ -126,7 +126,8 @@ public struct NotificationContentWriter: Sendable {
     /// one already waits for its next occurrence, which the notice names).
     public func missedNotice(for alarm: Alarm, dueAt dueDate: Date) -> NotificationContent {
         var body = "It was due at \(timeOfDay(dueDate)) on \(dayOfMonth(dueDate)) while the computer was asleep or Tocsin was not running, and did not ring more than \(DurationFormat.spoken(alarm.lateLimit)) late."
-        if let next = alarm.fireDate {
+        // A removed one-shot still carries the occurrence it missed; only a later one is "next".
+        if let next = alarm.fireDate, next > dueDate {
             body += " Next: \(dayOfMonth(next)) \(timeOfDay(next))."
         }
         return NotificationContent(summary: "Missed: \(alarm.title) (\(timeOfDay(dueDate)))", body: body, isPersistent: false)

@@ -32,7 +32,7 @@ public enum StateFileMigration {
     /// whether they follow the wall clock (version 1 had only timers, which never do).
     private static func fromVersion1(_ file: [String: Any]) throws -> [String: Any] {
         guard let alarms = file["alarms"] as? [[String: Any]] else {
-            throw MigrationError("“alarms” is not a list")
+            throw MigrationError("“alarms” is not a list of objects")
         }
         var migrated = file
         migrated["alarms"] = alarms.map { alarm in

@@ -38,6 +38,25 @@ final class AgentSession {
         try session.run(try Self.binary("tocsin"), arguments, timeout: .seconds(30))
     }
 
+    /// Runs `tocsin` with `arguments` and extra environment variables (such as `TZ`).
+    @discardableResult
+    func tocsin(_ arguments: [String], environment: [String: String]) throws -> CommandResult {
+        try session.run(try Self.binary("tocsin"), arguments, extraEnvironment: environment, timeout: .seconds(30))
+    }
+
+    /// `tocsin alarm …`, which must succeed; returns the new id.
+    func setAlarm(_ arguments: String...) throws -> String {
+        let result = try session.run(try Self.binary("tocsin"), ["alarm"] + arguments)
+        try #require(result.status == 0, "tocsin alarm failed: \(result)")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// An ISO 8601 instant `seconds` from now, as `tocsin alarm` reads it.
+    static func instant(in seconds: TimeInterval, from now: Date = Date()) -> (date: Date, text: String) {
+        let date = now.addingTimeInterval(seconds)
+        return (date, date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+    }
+
     /// `tocsin timer …`, which must succeed; returns the new id.
     func startTimer(_ arguments: String...) throws -> String {
         let result = try session.run(try Self.binary("tocsin"), ["timer"] + arguments)

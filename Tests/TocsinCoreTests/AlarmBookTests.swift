@@ -170,7 +170,7 @@ struct AlarmBookTests {
         var book = AlarmBook(alarms: [Fixture.alarm(snooze: snooze, button: button, state: .alerting(since: at(60)))])
         let event = try book.perform(intent, on: fixedID(1), now: at(70))
         #expect((book[fixedID(1)] != nil) == kept)
-        #expect(event.kind.removesAlarm == !kept)
+        #expect(event.removesAlarm == !kept)
         if kept { #expect(book.nextDeadline == at(370)) }
     }
 
@@ -215,30 +215,66 @@ struct AlarmBookTests {
         #expect(book.nextDeadline == nil)
     }
 
-    @Test("After a long absence, fired then unacknowledged arrive in one advance, in order")
+    // A ring is never stale: after a long absence an alarm is missed when it is later than its
+    // late limit, and otherwise rings from the moment it is noticed, its ring limit counted from then.
+    @Test("After a long absence: missed beyond the late limit; within it, it rings from now for its whole ring limit")
     func longAbsence() throws {
-        var book = AlarmBook(alarms: [Fixture.alarm(ringLimit: 600)])
+        var book = AlarmBook(alarms: [Fixture.alarm(ringLimit: 600)]) // due at t+60, late limit 600
         let events = book.advance(to: at(86_400))
-        #expect(events.map(\.kind) == [.fired, .unacknowledged])
-        #expect(events.map(\.alarm.state) == [.alerting(since: at(60)), .alerting(since: at(60))])
+        #expect(events.map(\.kind) == [.missed])
+        #expect(events.first?.dueDate == at(60))
+        #expect(events.first?.removesAlarm == true)
+        #expect(events.first?.alarm.state == .countdown(CountdownPhase(fireDate: at(60), duration: 60)), "carried as it was")
         #expect(book.count == 0)
+
+        var patient = AlarmBook(alarms: [Fixture.alarm(ringLimit: 600, lateLimit: 86_400)])
+        let rung = patient.advance(to: at(86_400))
+        #expect(rung.map(\.kind) == [.fired])
+        #expect(rung.first?.dueDate == at(60))
+        #expect(patient[fixedID(1)]?.state == .alerting(since: at(86_400)))
+        #expect(patient.nextDeadline == at(87_000))
+        #expect(patient.advance(to: at(86_999)).isEmpty)
+        #expect(patient.advance(to: at(87_000)).map(\.kind) == [.unacknowledged])
+        #expect(patient.count == 0)
+    }
+
+    /// Lets time pass as the agent does: waking at every deadline up to `end`, then at `end`.
+    static func advanceStepwise(_ book: inout AlarmBook, through end: Date) -> [AlarmEvent] {
+        var events: [AlarmEvent] = []
+        while let deadline = book.nextDeadline, deadline <= end {
+            let step = book.advance(to: deadline)
+            #expect(!step.isEmpty, "advancing to nextDeadline must produce an event")
+            events += step
+        }
+        return events + book.advance(to: end)
     }
 
     @Test("Several alarms fire in deadline order, their ring limits interleaved by time")
     func deadlineOrder() throws {
-        var book = AlarmBook(alarms: [
+        let alarms = [
             Fixture.alarm(id: fixedID(1), title: "A", duration: 100, ringLimit: 600),   // fires 100, gives up 700
             Fixture.alarm(id: fixedID(2), title: "B", duration: 10, ringLimit: 20),     // fires 10, gives up 30
             Fixture.alarm(id: fixedID(3), title: "C", duration: 20, ringLimit: 600),    // fires 20, gives up 620
             Fixture.alarm(id: fixedID(4), title: "D", duration: 50, state: .paused(PausedPhase(remaining: 5, duration: 50))),
-        ])
+        ]
+        var book = AlarmBook(alarms: alarms)
         #expect(book.nextDeadline == at(10))
-        let events = book.advance(to: at(650))
+        let events = Self.advanceStepwise(&book, through: at(650))
         #expect(events.map { "\($0.alarm.title) \($0.kind.rawValue)" } == [
             "B fired", "C fired", "B unacknowledged", "A fired", "C unacknowledged",
         ])
         #expect(book.alarms.map(\.title) == ["A", "D"])
         #expect(book.nextDeadline == at(700))
+
+        // Noticed all at once at t+650, each is judged in deadline order against its late limit
+        // (600 s): B (640 s late) and C (630 s) are missed, A (550 s) rings from now.
+        var late = AlarmBook(alarms: alarms)
+        let lateEvents = late.advance(to: at(650))
+        #expect(lateEvents.map { "\($0.alarm.title) \($0.kind.rawValue)" } == ["B missed", "C missed", "A fired"])
+        #expect(lateEvents.map(\.dueDate) == [at(10), at(20), at(100)])
+        #expect(late.alarms.map(\.title) == ["A", "D"])
+        #expect(late[fixedID(1)]?.state == .alerting(since: at(650)))
+        #expect(late.nextDeadline == at(1250))
     }
 
     @Test("Alarms due at the same instant all fire in the same advance")
@@ -250,7 +286,8 @@ struct AlarmBookTests {
         #expect(events.allSatisfy { $0.kind == .fired })
     }
 
-    /// Five alarms whose deadlines all fall at `at(60)`: countdowns, a scheduled one, and a ring reaching its limit.
+    /// Seven alarms whose deadlines all fall at `at(60)`: countdowns, a scheduled alarm (no
+    /// pre-alert), and a ring reaching its limit.
     static let simultaneous: [Alarm] = [
         Fixture.alarm(id: fixedID(5), title: "E", duration: 60, createdAt: t0),
         Fixture.alarm(id: fixedID(3), title: "C", duration: 30, createdAt: at(30)),
@@ -290,9 +327,15 @@ struct AlarmBookTests {
         _ = try book.schedule(AlarmRequest(title: "early-2", duration: 60), id: fixedID(3), now: t0)
         _ = try book.schedule(AlarmRequest(title: "early-1", duration: 60), id: fixedID(2), now: t0)
         _ = try book.schedule(AlarmRequest(title: "middle", duration: 40), id: fixedID(0), now: at(20))
-        let events = book.advance(to: at(1000))
-        #expect(events.map { "\($0.alarm.title) \($0.kind.rawValue)" } == [
+        #expect(book.nextDeadline == at(60))
+        #expect(book.advance(to: at(59.999)).isEmpty)
+        let fired = book.advance(to: at(60))
+        #expect(fired.map { "\($0.alarm.title) \($0.kind.rawValue)" } == [
             "early-1 fired", "early-2 fired", "middle fired", "late fired",
+        ])
+        // Their ring limits (600 s) also run out at the same instant, in the same order.
+        let ended = book.advance(to: at(1000))
+        #expect(ended.map { "\($0.alarm.title) \($0.kind.rawValue)" } == [
             "early-1 unacknowledged", "early-2 unacknowledged", "middle unacknowledged", "late unacknowledged",
         ])
     }

@@ -66,6 +66,103 @@ struct AlarmRequestTests {
         #expect(AlarmRequest.maximumSnoozeOrRingLimit == 86_400)
     }
 
+    // MARK: alarms
+
+    /// `t0` is Friday 2027-01-15 08:00 UTC (09:00 in Berlin).
+    func makeAlarm(_ request: AlarmRequest, in zone: TimeZone = .gmt) throws(AlarmInputError) -> Alarm {
+        try request.makeAlarm(id: fixedID(1), now: t0, timeZone: zone)
+    }
+
+    func alarmMessage(_ request: AlarmRequest, in zone: TimeZone = .gmt) throws -> String {
+        try #require(throws: AlarmInputError.self) { try makeAlarm(request, in: zone) }.message
+    }
+
+    @Test("A minimal alarm: “Alarm”, no pre-alert, waiting for its instant, 10 min ring and late limits")
+    func alarmDefaults() throws {
+        let alarm = try makeAlarm(AlarmRequest(kind: .alarm, schedule: .fixed(at(3600)), duration: 0))
+        #expect(alarm == Alarm(
+            id: fixedID(1), title: "Alarm", kind: .alarm, schedule: .fixed(at(3600)), countdownDuration: 0, snoozeDuration: nil,
+            secondaryButton: nil, sound: .standard, ringLimit: 600, lateLimit: 600, hooks: AlarmHooks(),
+            state: .scheduled(fireDate: at(3600)), createdAt: t0
+        ))
+        #expect(alarm.nextDeadline == at(3600))
+        #expect(AlarmRequest.defaultAlarmTitle == "Alarm")
+        #expect(try makeAlarm(AlarmRequest(kind: .alarm, schedule: .fixed(at(3600)), title: " \t", duration: 0)).title == "Alarm")
+        #expect(try makeAlarm(AlarmRequest(kind: .alarm, schedule: .fixed(at(3600)), title: "Call Ada", duration: 0)).title == "Call Ada")
+    }
+
+    @Test("A timer takes no schedule; an alarm needs one")
+    func kindAndSchedule() throws {
+        #expect(try alarmMessage(AlarmRequest(schedule: .fixed(at(60)), duration: 60))
+                == "A timer has a duration, not a schedule; schedule an alarm instead.")
+        #expect(try alarmMessage(AlarmRequest(kind: .alarm, duration: 0))
+                == "An alarm needs a schedule: a time, a date and time, or an instant.")
+        #expect(try alarmMessage(AlarmRequest(kind: .alarm, duration: 60))
+                == "An alarm needs a schedule: a time, a date and time, or an instant.")
+    }
+
+    @Test("An alarm's duration is its pre-alert: it waits scheduled until the window opens, or counts down at once inside it", arguments: [
+        (600.0, AlarmState.scheduled(fireDate: at(3600)), at(3000)),
+        (3599, .scheduled(fireDate: at(3600)), at(1)),
+        (3600, .countdown(CountdownPhase(fireDate: at(3600), duration: 3600, followsWallClock: true)), at(3600)),
+        (86_400, .countdown(CountdownPhase(fireDate: at(3600), duration: 86_400, followsWallClock: true)), at(3600)),
+    ])
+    func preAlert(preAlert: TimeInterval, state: AlarmState, deadline: Date) throws {
+        let alarm = try makeAlarm(AlarmRequest(kind: .alarm, schedule: .fixed(at(3600)), duration: preAlert))
+        #expect(alarm.countdownDuration == preAlert)
+        #expect(alarm.state == state)
+        #expect(alarm.nextDeadline == deadline)
+    }
+
+    @Test("A bad pre-alert is refused like the other durations, by its name", arguments: [
+        (-5.0, "The pre-alert countdown must be longer than zero (got -5 s)."),
+        (.nan, "The pre-alert countdown must be a finite number of seconds (got nan)."),
+        (.infinity, "The pre-alert countdown must be a finite number of seconds (got inf)."),
+        (86_401, "The pre-alert countdown 1 d 1 s is too long; at most 1 d is accepted."),
+    ])
+    func badPreAlert(preAlert: TimeInterval, expected: String) throws {
+        #expect(try alarmMessage(AlarmRequest(kind: .alarm, schedule: .fixed(at(3600)), duration: preAlert)) == expected)
+    }
+
+    @Test("A one-shot time of day is stored pinned to the day it will ring; other schedules are stored as given", arguments: [
+        (AlarmSchedule.timeOfDay(Fixture.time(7), weekdays: []), "UTC",
+         AlarmSchedule.localDateTime(Fixture.date(2027, 1, 16), Fixture.time(7)), at(82_800)),           // tomorrow: 07:00 is past
+        (.timeOfDay(Fixture.time(9), weekdays: []), "UTC", .localDateTime(Fixture.date(2027, 1, 15), Fixture.time(9)), at(3600)),
+        (.timeOfDay(Fixture.time(9), weekdays: []), "Europe/Berlin",                                     // 09:00 is now in Berlin: tomorrow
+         .localDateTime(Fixture.date(2027, 1, 16), Fixture.time(9)), at(86_400)),
+        (.timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), "UTC", .timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), at(255_600)),
+        (.localDateTime(Fixture.date(2027, 2, 1), Fixture.time(9, 30)), "UTC", .localDateTime(Fixture.date(2027, 2, 1), Fixture.time(9, 30)), at(1_474_200)),
+        (.fixed(at(10)), "Europe/Berlin", .fixed(at(10)), at(10)),
+    ])
+    func storedSchedule(schedule: AlarmSchedule, zone: String, stored: AlarmSchedule, fireDate: Date) throws {
+        let alarm = try makeAlarm(AlarmRequest(kind: .alarm, schedule: schedule, duration: 0), in: Fixture.zone(zone))
+        #expect(alarm.schedule == stored)
+        #expect(alarm.state == .scheduled(fireDate: fireDate))
+    }
+
+    @Test("A schedule in the past (or at this very instant) is refused, saying how it was understood", arguments: [
+        (AlarmSchedule.fixed(at(-60)), "UTC", "The alarm time is in the past (understood as Fri 15 Jan 2027 07:59 UTC); it is now Fri 15 Jan 2027 08:00 UTC."),
+        (.fixed(t0), "UTC", "The alarm time is in the past (understood as Fri 15 Jan 2027 08:00 UTC); it is now Fri 15 Jan 2027 08:00 UTC."),
+        (.localDateTime(Fixture.date(2027, 1, 15), Fixture.time(7)), "UTC",
+         "“2027-01-15 07:00” is in the past (understood as Fri 15 Jan 2027 07:00 UTC); it is now Fri 15 Jan 2027 08:00 UTC."),
+        (.localDateTime(Fixture.date(2027, 1, 15), Fixture.time(8, 30)), "Europe/Berlin",
+         "“2027-01-15 08:30” is in the past (understood as Fri 15 Jan 2027 08:30 UTC+1); it is now Fri 15 Jan 2027 09:00 UTC+1."),
+    ])
+    func pastSchedule(schedule: AlarmSchedule, zone: String, expected: String) throws {
+        #expect(try alarmMessage(AlarmRequest(kind: .alarm, schedule: schedule, duration: 0), in: Fixture.zone(zone)) == expected)
+    }
+
+    @Test("Late limit: 10 minutes unless given, from a fraction of a second to a day, for timers and alarms alike")
+    func lateLimit() throws {
+        #expect(try make(AlarmRequest(duration: 60)).lateLimit == 600)
+        #expect(try make(AlarmRequest(duration: 60, lateLimit: 0.5)).lateLimit == 0.5)
+        #expect(try makeAlarm(AlarmRequest(kind: .alarm, schedule: .fixed(at(60)), duration: 0, lateLimit: 86_400)).lateLimit == 86_400)
+        #expect(try message(AlarmRequest(duration: 60, lateLimit: 0)) == "The late limit must be longer than zero (got 0 s).")
+        #expect(try message(AlarmRequest(duration: 60, lateLimit: .nan)) == "The late limit must be a finite number of seconds (got nan).")
+        #expect(try alarmMessage(AlarmRequest(kind: .alarm, schedule: .fixed(at(60)), duration: 0, lateLimit: 86_401))
+                == "The late limit 1 d 1 s is too long; at most 1 d is accepted.")
+    }
+
     // MARK: durations
 
     struct BadDuration: Sendable, CustomTestStringConvertible {

@@ -37,12 +37,14 @@ struct AlarmStoreTests {
         }
     }
 
-    @Test("Round trip: every state, buttons, hooks and sounds come back equal and in order")
+    @Test("Round trip: every state, kind and schedule, buttons, hooks, sounds and limits come back equal and in order")
     func roundTrip() throws {
         try withTemporaryDirectory { root in
             let directory = root.appendingPathComponent("state/tocsin")
             try AlarmStore(directory: directory).save(Fixture.varied)
             #expect(Set(Fixture.varied.map(\.state.name)) == Set(AlarmStateName.allCases))
+            #expect(Set(Fixture.varied.map(\.kind)) == Set(AlarmKind.allCases))
+            #expect(Fixture.varied.contains { if case .countdown(let phase) = $0.state { phase.followsWallClock } else { false } })
             #expect(AlarmStore(directory: directory).load() == .loaded(Fixture.varied))
         }
     }
@@ -59,6 +61,10 @@ struct AlarmStoreTests {
                                                hooks: AlarmHooks([.fire: "echo fire"])), id: fixedID(1), now: t0)
             _ = try book.schedule(AlarmRequest(duration: 30), id: fixedID(2), now: at(1))
             _ = try book.perform(.pause, on: fixedID(2), now: at(11))
+            _ = try book.schedule(AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7), weekdays: Weekday.workdays),
+                                               title: "Wake up", duration: 600, lateLimit: 1200), id: fixedID(3), now: at(2))
+            _ = try book.schedule(AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(9, 30), weekdays: []), duration: 0),
+                                  id: fixedID(4), now: at(3))
             _ = book.advance(to: at(180))
             try store.save(book.alarms)
             guard case .loaded(let alarms) = AlarmStore(directory: root).load() else {
@@ -79,7 +85,7 @@ struct AlarmStoreTests {
         }
     }
 
-    @Test("The file is JSON with format 1, mode 0600, in a 0700 directory (intermediate ones too); no temporary file is left")
+    @Test("The file is JSON with format 2, mode 0600, in a 0700 directory (intermediate ones too); no temporary file is left")
     func fileAndDirectoryModes() throws {
         try withTemporaryDirectory { root in
             let store = AlarmStore(directory: root.appendingPathComponent("a/b/tocsin"))
@@ -89,9 +95,10 @@ struct AlarmStoreTests {
             #expect(try permissions(root.appendingPathComponent("a")) == 0o700)
             #expect(try Self.fileManager.contentsOfDirectory(atPath: store.directory.path) == ["alarms.json"])
             let json = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: store.fileURL)) as? [String: Any])
-            #expect(json["format"] as? Int == 1)
-            #expect((json["alarms"] as? [Any])?.count == 4)
-            #expect(AlarmStore.formatVersion == 1)
+            #expect(json["format"] as? Int == 2)
+            #expect((json["alarms"] as? [Any])?.count == Fixture.varied.count)
+            #expect(AlarmStore.formatVersion == 2)
+            #expect(StateFileMigration.currentVersion == 2)
         }
     }
 
@@ -162,13 +169,16 @@ struct AlarmStoreTests {
         Corrupt(name: "empty file", bytes: Data(), reason: ["it is not a valid Tocsin state file"]),
         Corrupt(name: "truncated JSON", bytes: Data(#"{"alarms":[],"form"#.utf8), reason: ["it is not a valid Tocsin state file"]),
         Corrupt(name: "an array", bytes: Data("[]".utf8), reason: ["it is not a valid Tocsin state file"]),
-        Corrupt(name: "missing alarms", bytes: Data(#"{"format":1}"#.utf8), reason: ["it is not a valid Tocsin state file", "missing “alarms”"]),
-        Corrupt(name: "format as a string", bytes: Data(#"{"format":"1","alarms":[]}"#.utf8), reason: ["wrong type at format"]),
-        Corrupt(name: "bad alarm", bytes: Data(#"{"format":1,"alarms":[{"id":"nope"}]}"#.utf8), reason: ["it is not a valid Tocsin state file"]),
-        Corrupt(name: "future format version", bytes: Data(#"{"format":2,"alarms":[]}"#.utf8),
-                reason: ["it has format version 2, and this Tocsin reads version 1"]),
+        Corrupt(name: "missing alarms", bytes: Data(#"{"format":2}"#.utf8), reason: ["it is not a valid Tocsin state file", "missing “alarms”"]),
+        Corrupt(name: "format as a string", bytes: Data(#"{"format":"2","alarms":[]}"#.utf8), reason: ["wrong type at format"]),
+        Corrupt(name: "bad alarm", bytes: Data(#"{"format":2,"alarms":[{"id":"nope"}]}"#.utf8), reason: ["it is not a valid Tocsin state file"]),
+        // Format 2 added the late limit: a current file without one is corrupt (only version 1 is migrated).
+        Corrupt(name: "format 2 alarm without a late limit", bytes: Data(#"{"format":2,"alarms":[{"countdownDuration":60,"createdAt":821692800,"hooks":{"commands":{}},"id":"00000000-0000-0000-0000-000000000001","kind":"timer","ringLimit":600,"sound":{"standard":{}},"state":{"countdown":{"_0":{"duration":60,"fireDate":821692860,"followsWallClock":false}}},"title":"Pasta"}]}"#.utf8),
+                reason: ["it is not a valid Tocsin state file", "missing “lateLimit”"]),
         Corrupt(name: "format version 0", bytes: Data(#"{"format":0}"#.utf8),
-                reason: ["it has format version 0, and this Tocsin reads version 1"]),
+                reason: ["it is not a valid Tocsin state file", "format version 0"]),
+        Corrupt(name: "negative format version", bytes: Data(#"{"format":-1,"alarms":[]}"#.utf8),
+                reason: ["it is not a valid Tocsin state file", "format version -1"]),
         Corrupt(name: "missing format", bytes: Data(#"{"alarms":[]}"#.utf8),
                 reason: ["it is not a valid Tocsin state file", "missing “format”"]),
     ]
@@ -278,20 +288,22 @@ struct AlarmStoreTests {
     }
 
     // The format version is checked before the alarms are decoded, so a newer file whose alarms look
-    // different is reported as "it has format version 2…" (the user is told to upgrade), not as
-    // "not a valid Tocsin state file (missing “id”)".
-    @Test("A future format version is reported as such even when its alarms have a new shape")
+    // different is reported as written by a newer Tocsin (the user is told to upgrade), not as
+    // "not a valid Tocsin state file (missing “id”)". It belongs to that newer Tocsin: it stays where
+    // it is, byte for byte, and nothing is saved over it.
+    @Test("A future format version is reported as such even when its alarms have a new shape, and is left in place untouched")
     func futureFormatNewShape() throws {
         try withTemporaryDirectory { root in
             let store = AlarmStore(directory: root)
-            let bytes = Data(#"{"format":2,"alarms":[{"uuid":"x","timer":{"seconds":60}}],"extra":true}"#.utf8)
+            let bytes = Data(#"{"format":3,"alarms":[{"uuid":"x","timer":{"seconds":60}}],"extra":true}"#.utf8)
             try write(bytes, to: store)
-            guard case .setAside(let reason, let movedTo) = store.load() else {
-                Issue.record("expected setAside")
-                return
-            }
-            #expect(reason == "it has format version 2, and this Tocsin reads version 1")
-            #expect(try Data(contentsOf: movedTo) == bytes)
+            #expect(store.load() == .unusable(reason: "it was written by a newer Tocsin (format version 3; this one reads up to 2); it is left untouched"))
+            #expect(!store.isWritable)
+            #expect(try Data(contentsOf: store.fileURL) == bytes)
+            #expect(try Self.fileManager.contentsOfDirectory(atPath: root.path) == ["alarms.json"], "not moved aside")
+            let error = try #require(throws: StoreError.self) { try store.save(Fixture.varied) }
+            #expect(error.message.hasPrefix("Not saving to \(store.fileURL.path)"))
+            #expect(try Data(contentsOf: store.fileURL) == bytes)
         }
     }
 

@@ -54,6 +54,20 @@ struct AlarmTransitionsTests {
         #expect(refused == 15)
     }
 
+    @Test("Pause and resume are refused with their requirement, whatever the kind", arguments: [
+        (AlarmIntent.pause, AlarmStateName.paused, "only a countdown can be paused"),
+        (.pause, .alerting, "only a countdown can be paused"),
+        (.pause, .scheduled, "only a countdown can be paused"),
+        (.resume, .countdown, "only a paused countdown can be resumed"),
+        (.resume, .alerting, "only a paused countdown can be resumed"),
+        (.resume, .scheduled, "only a paused countdown can be resumed"),
+    ])
+    func pauseResumeRequirements(intent: AlarmIntent, stateName: AlarmStateName, requirement: String) throws {
+        let alarm = Fixture.snoozable(in: stateName)
+        let error = try #require(throws: AlarmError.self) { try alarm.applying(intent, at: at(70)) }
+        #expect(error == .invalidState(intent: intent, title: "Pasta", state: stateName, requirement: requirement))
+    }
+
     // MARK: pause / resume
 
     @Test("Pause keeps the time left; resume continues from there (pause at t+10, resume at t+100 → fires at t+150)")
@@ -104,17 +118,21 @@ struct AlarmTransitionsTests {
     func cancelFromAnyState(stateName: AlarmStateName) throws {
         let alarm = Fixture.snoozable(in: stateName)
         let event = try alarm.applying(.cancel, at: at(70))
-        #expect(event == AlarmEvent(.cancelled, alarm))
-        #expect(event.kind.removesAlarm)
+        #expect(event == AlarmEvent(.cancelled, alarm, removesAlarm: true))
+        #expect(event.removesAlarm)
+        #expect(event.dueDate == nil)
         #expect(event.kind.hookEvent == .cancel)
     }
 
-    @Test("Stop ends a ringing alarm: removed, carrying the alarm as it rang")
-    func stop() throws {
-        let alarm = Fixture.alarm(state: .alerting(since: at(60)))
+    @Test("Stop ends a ringing timer or one-shot alarm: removed, carrying the alarm as it rang", arguments: [
+        Fixture.alarm(state: .alerting(since: at(60))),
+        Fixture.alarm(kind: .alarm, schedule: .fixed(at(60)), state: .alerting(since: at(60))),
+        Fixture.alarm(schedule: .localDateTime(Fixture.date(2027, 1, 15), Fixture.time(8, 1)), state: .alerting(since: at(60))),
+    ])
+    func stop(alarm: Alarm) throws {
         let event = try alarm.applying(.stop, at: at(65))
-        #expect(event == AlarmEvent(.stopped, alarm))
-        #expect(event.kind.removesAlarm)
+        #expect(event == AlarmEvent(.stopped, alarm, removesAlarm: true))
+        #expect(event.removesAlarm)
         #expect(event.kind.hookEvent == .stop)
     }
 
@@ -131,7 +149,7 @@ struct AlarmTransitionsTests {
         let ringing = Fixture.snoozable(in: .alerting) // ringing since t+60, snooze 300
         let event = try ringing.applying(.countdown, at: at(70))
         #expect(event.kind == .snoozed)
-        #expect(!event.kind.removesAlarm)
+        #expect(!event.removesAlarm)
         #expect(event.kind.hookEvent == .snooze)
         #expect(event.alarm.state == .countdown(CountdownPhase(fireDate: at(370), duration: 300)))
         #expect(event.alarm.countdownDuration == 60, "the timer's own duration is unchanged")
@@ -139,6 +157,7 @@ struct AlarmTransitionsTests {
         let again = try #require(event.alarm.advanced(to: at(370)))
         #expect(again.kind == .fired)
         #expect(again.alarm.state == .alerting(since: at(370)))
+        #expect(again.dueDate == at(370))
     }
 
     @Test("Snooze without a snooze duration is refused even while ringing; the message names the state")
@@ -175,8 +194,8 @@ struct AlarmTransitionsTests {
         let ringing = Fixture.alarm(button: Fixture.customButton, hooks: AlarmHooks([.secondary: "make next"]),
                                     state: .alerting(since: at(60)))
         let event = try ringing.applying(.secondary, at: at(80))
-        #expect(event == AlarmEvent(.secondary, ringing))
-        #expect(event.kind.removesAlarm)
+        #expect(event == AlarmEvent(.secondary, ringing, removesAlarm: true))
+        #expect(event.removesAlarm)
         #expect(event.kind.hookEvent == .secondary)
     }
 
@@ -198,23 +217,72 @@ struct AlarmTransitionsTests {
 
     // MARK: time alone: advanced(to:) and nextDeadline
 
-    @Test("A countdown fires at its fire date, not before; ringing starts at the fire date even when noticed late")
+    @Test("A countdown fires at its fire date, not before; noticed late (within the late limit) it rings from when it is noticed, and the event says when it was due")
     func countdownFires() throws {
         let alarm = Fixture.alarm()
         #expect(alarm.advanced(to: at(59.999)) == nil)
         let onTime = try #require(alarm.advanced(to: at(60)))
         #expect(onTime.kind == .fired)
         #expect(onTime.kind.hookEvent == .fire)
+        #expect(!onTime.removesAlarm)
         #expect(onTime.alarm.state == .alerting(since: at(60)))
+        #expect(onTime.dueDate == at(60))
         let late = try #require(alarm.advanced(to: at(500)))
-        #expect(late.alarm.state == .alerting(since: at(60)))
+        #expect(late.kind == .fired)
+        #expect(late.alarm.state == .alerting(since: at(500)), "the ring limit counts from when ringing began")
+        #expect(late.dueDate == at(60))
+        #expect(late.alarm.nextDeadline == at(1100))
     }
 
-    @Test("A scheduled alarm fires at its date")
+    @Test("A scheduled alarm without pre-alert fires at its date")
     func scheduledFires() throws {
         let alarm = Fixture.alarm(state: .scheduled(fireDate: at(30)))
+        #expect(alarm.kind == .alarm)
+        #expect(alarm.countdownDuration == 0)
         #expect(alarm.advanced(to: at(29)) == nil)
-        #expect(alarm.advanced(to: at(30)) == AlarmEvent(.fired, Fixture.alarm(state: .alerting(since: at(30)))))
+        var ringing = alarm
+        ringing.state = .alerting(since: at(30))
+        #expect(alarm.advanced(to: at(30)) == AlarmEvent(.fired, ringing, dueDate: at(30)))
+    }
+
+    @Test("A scheduled alarm with a pre-alert starts counting down (following the wall clock) at fireDate − pre-alert, then fires")
+    func scheduledPreAlert() throws {
+        let alarm = Fixture.alarm(duration: 20, state: .scheduled(fireDate: at(30)))
+        #expect(alarm.nextDeadline == at(10))
+        #expect(alarm.advanced(to: at(9.999)) == nil)
+        let preAlert = try #require(alarm.advanced(to: at(10)))
+        #expect(preAlert.kind == .preAlert)
+        #expect(preAlert.kind.hookEvent == nil)
+        #expect(!preAlert.removesAlarm)
+        #expect(preAlert.dueDate == nil)
+        #expect(preAlert.alarm.state == .countdown(CountdownPhase(fireDate: at(30), duration: 20, followsWallClock: true)))
+        #expect(preAlert.alarm.nextDeadline == at(30))
+        #expect(preAlert.alarm.advanced(to: at(29.999)) == nil)
+        let fired = try #require(preAlert.alarm.advanced(to: at(30)))
+        #expect(fired.kind == .fired)
+        #expect(fired.alarm.state == .alerting(since: at(30)))
+        // Noticed only after the fire date, it goes straight to ringing: no pre-alert first.
+        #expect(alarm.advanced(to: at(31))?.kind == .fired)
+    }
+
+    @Test("A due alarm later than its late limit is missed: no ring, removed if one-shot; exactly at the limit it still rings")
+    func lateLimit() throws {
+        let alarm = Fixture.alarm(lateLimit: 120) // a 60 s timer due at t+60
+        let atLimit = try #require(alarm.advanced(to: at(180)))
+        #expect(atLimit.kind == .fired)
+        #expect(atLimit.alarm.state == .alerting(since: at(180)))
+        let beyond = try #require(alarm.advanced(to: at(180.001)))
+        #expect(beyond == AlarmEvent(.missed, alarm, removesAlarm: true, dueDate: at(60)))
+        #expect(beyond.kind.hookEvent == .missed)
+    }
+
+    @Test("Pausing a pre-alert and resuming it makes it an elapsed-time countdown")
+    func resumedPreAlert() throws {
+        let alarm = Fixture.alarm(duration: 20, state: .countdown(CountdownPhase(fireDate: at(30), duration: 20, followsWallClock: true)))
+        let paused = try alarm.applying(.pause, at: at(15))
+        #expect(paused.alarm.state == .paused(PausedPhase(remaining: 15, duration: 20)))
+        let resumed = try paused.alarm.applying(.resume, at: at(100))
+        #expect(resumed.alarm.state == .countdown(CountdownPhase(fireDate: at(115), duration: 20, followsWallClock: false)))
     }
 
     @Test("A ringing alarm ends unacknowledged when its ring limit runs out, not before")
@@ -222,12 +290,12 @@ struct AlarmTransitionsTests {
         let alarm = Fixture.alarm(ringLimit: 120, state: .alerting(since: at(60)))
         #expect(alarm.advanced(to: at(179.999)) == nil)
         let event = try #require(alarm.advanced(to: at(180)))
-        #expect(event == AlarmEvent(.unacknowledged, alarm))
-        #expect(event.kind.removesAlarm)
+        #expect(event == AlarmEvent(.unacknowledged, alarm, removesAlarm: true))
+        #expect(event.removesAlarm)
         #expect(event.kind.hookEvent == nil)
     }
 
-    @Test("nextDeadline in each state", arguments: [
+    @Test("nextDeadline in each state (the scheduled one is an alarm without pre-alert)", arguments: [
         (AlarmState.scheduled(fireDate: at(30)), at(30) as Date?),
         (.countdown(CountdownPhase(fireDate: at(60), duration: 60)), at(60)),
         (.paused(PausedPhase(remaining: 50, duration: 60)), nil),

@@ -22,6 +22,13 @@ struct AlarmWireFormatTests {
         AlarmRequest(title: "", duration: 1, sound: .file("/usr/share/sounds/a b.oga")),
         AlarmRequest(title: "Next", duration: 3600, secondaryButtonLabel: "Next step", hooks: AlarmHooks([.secondary: "next"])),
         AlarmRequest(duration: -5), // the wire format carries it; makeAlarm refuses it
+        AlarmRequest(duration: 60, lateLimit: 30),
+        AlarmRequest(kind: .alarm, schedule: .fixed(Date(timeIntervalSince1970: 1_800_000_000)), duration: 0),
+        AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7), weekdays: [.monday, .tuesday]), title: "Wake up",
+                     duration: 300, snoozeDuration: 540, ringLimit: 120, lateLimit: 1800, hooks: AlarmHooks([.missed: "echo missed"])),
+        AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(6, 30), weekdays: []), duration: 0),
+        AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(23, 59), weekdays: Weekday.everyDay), duration: 0),
+        AlarmRequest(kind: .alarm, schedule: .localDateTime(Fixture.date(2026, 12, 1), Fixture.time(7)), duration: 3600),
     ])
     func requestRoundTrip(request: AlarmRequest) throws {
         #expect(try AlarmWireFormat.decodeRequest(AlarmWireFormat.encode(request)) == request)
@@ -34,16 +41,92 @@ struct AlarmWireFormatTests {
         ])
     }
 
-    @Test("A full request uses the documented key names")
+    @Test("A full timer request uses the documented key names")
     func fullRequestKeys() {
         let dictionary = AlarmWireFormat.encode(AlarmRequest(title: "Tea", duration: 60, snoozeDuration: 30, secondaryButtonLabel: "Again",
-                                                            ringLimit: 90, hooks: AlarmHooks([.fire: "f"])))
-        #expect(Set(dictionary.keys) == ["kind", "title", "duration", "snooze", "button-label", "sound", "ring-limit", "hooks"])
-        #expect(Set(dictionary.keys) == Set(AlarmWireFormat.RequestKey.allCases.map(\.rawValue)))
+                                                            ringLimit: 90, lateLimit: 45, hooks: AlarmHooks([.fire: "f"])))
+        #expect(Set(dictionary.keys) == ["kind", "title", "duration", "snooze", "button-label", "sound", "ring-limit", "late-limit", "hooks"])
         #expect(dictionary["snooze"] == .double(30))
         #expect(dictionary["ring-limit"] == .double(90))
+        #expect(dictionary["late-limit"] == .double(45))
         #expect(dictionary["button-label"] == .string("Again"))
         #expect(dictionary["hooks"] == .stringMap(["fire": "f"]))
+    }
+
+    @Test("Alarm requests spell their schedule with at, time, weekdays and date, and their countdown as pre-alert", arguments: [
+        (AlarmRequest(kind: .alarm, schedule: .fixed(Date(timeIntervalSince1970: 1_800_000_000.5)), duration: 0),
+         ["kind": WireValue.string("alarm"), "sound": .string("default"), "at": .double(1_800_000_000.5)]),
+        (AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7), weekdays: [.tuesday, .monday]), duration: 300),
+         ["kind": .string("alarm"), "sound": .string("default"), "time": .string("07:00"), "weekdays": .string("mon,tue"), "pre-alert": .double(300)]),
+        (AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7, 5), weekdays: []), duration: 0, lateLimit: 60),
+         ["kind": .string("alarm"), "sound": .string("default"), "time": .string("07:05"), "late-limit": .double(60)]),
+        (AlarmRequest(kind: .alarm, schedule: .localDateTime(Fixture.date(2026, 12, 1), Fixture.time(7)), duration: 0),
+         ["kind": .string("alarm"), "sound": .string("default"), "time": .string("07:00"), "date": .string("2026-12-01")]),
+    ])
+    func alarmRequestKeys(request: AlarmRequest, expected: [String: WireValue]) throws {
+        #expect(AlarmWireFormat.encode(request) == expected)
+        #expect(try AlarmWireFormat.decodeRequest(expected) == request)
+    }
+
+    @Test("Every request key appears in some encoded request")
+    func requestKeysCovered() {
+        let requests = [
+            AlarmRequest(title: "Tea", duration: 60, snoozeDuration: 30, secondaryButtonLabel: "Again", ringLimit: 90, lateLimit: 45,
+                         hooks: AlarmHooks([.fire: "f"])),
+            AlarmRequest(kind: .alarm, schedule: .fixed(t0), duration: 0),
+            AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), duration: 60),
+            AlarmRequest(kind: .alarm, schedule: .localDateTime(Fixture.date(2026, 12, 1), Fixture.time(7)), duration: 0),
+        ]
+        let seen = Set(requests.flatMap { AlarmWireFormat.encode($0).keys })
+        #expect(seen == Set(AlarmWireFormat.RequestKey.allCases.map(\.rawValue)))
+    }
+
+    @Test("Alarm requests read weekdays as the CLI does, and accept integer seconds")
+    func alarmRequestDecoding() throws {
+        let request = try AlarmWireFormat.decodeRequest([
+            "kind": .string("alarm"), "time": .string("7:30"), "weekdays": .string("weekdays"),
+            "pre-alert": .integer(600), "late-limit": .integer(120),
+        ])
+        #expect(request == AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7, 30), weekdays: Weekday.workdays),
+                                        duration: 600, lateLimit: 120))
+        #expect(try AlarmWireFormat.decodeRequest(["kind": .string("alarm"), "at": .integer(1_800_000_000)]).schedule
+                == .fixed(Date(timeIntervalSince1970: 1_800_000_000)))
+        #expect(try AlarmWireFormat.decodeRequest(["kind": .string("alarm"), "time": .string("noon")]).duration == 0, "no pre-alert")
+    }
+
+    @Test("Timer and alarm requests refuse each other's keys, and alarms need a time", arguments: [
+        (["duration": WireValue.double(60), "at": .double(1_800_000_000)],
+         "A timer takes a “duration”; “at”, “time”, “date”, “weekdays” and “pre-alert” are for alarms."),
+        (["duration": .double(60), "time": .string("07:00")],
+         "A timer takes a “duration”; “at”, “time”, “date”, “weekdays” and “pre-alert” are for alarms."),
+        (["kind": .string("timer"), "duration": .double(60), "pre-alert": .double(60)],
+         "A timer takes a “duration”; “at”, “time”, “date”, “weekdays” and “pre-alert” are for alarms."),
+        (["kind": .string("timer"), "at": .double(1_800_000_000)], "A timer request needs a “duration”."),
+        (["kind": .string("alarm")],
+         "An alarm request needs “at” (an instant) or “time” (with “date” or “weekdays” if wanted)."),
+        (["kind": .string("alarm"), "pre-alert": .double(60)],
+         "An alarm request needs “at” (an instant) or “time” (with “date” or “weekdays” if wanted)."),
+        (["kind": .string("alarm"), "time": .string("07:00"), "duration": .double(60)],
+         "An alarm has no “duration”; its countdown before ringing is “pre-alert”."),
+        (["kind": .string("alarm"), "at": .double(1_800_000_000), "time": .string("07:00")],
+         "“at” is an instant; it cannot be combined with “time”, “date” or “weekdays”."),
+        (["kind": .string("alarm"), "weekdays": .string("mon")], "“date” and “weekdays” need a “time”."),
+        (["kind": .string("alarm"), "date": .string("2026-12-01")], "“date” and “weekdays” need a “time”."),
+        (["kind": .string("alarm"), "time": .string("07:00"), "date": .string("2026-12-01"), "weekdays": .string("mon")],
+         "An alarm rings on a “date” or on “weekdays”, not both."),
+        (["kind": .string("alarm"), "time": .string("25:00")],
+         "“25:00” is not a time of day: the hour goes from 0 to 23. Try 07:00, 19:30, 7am or 7:15pm."),
+        (["kind": .string("alarm"), "time": .string("07:00"), "date": .string("2026-02-30")],
+         "“2026-02-30” is not a date: February 2026 has 28 days."),
+        (["kind": .string("alarm"), "time": .string("07:00"), "weekdays": .string("mon,funday")],
+         "“mon,funday” is not a repeat: “funday” is not a day. Try daily, weekdays, weekends, once, or days such as mon,wed,fri or mon-fri."),
+        (["kind": .string("alarm"), "time": .double(7)], "The key “time” must be a string (s), not a value of type d."),
+        (["kind": .string("alarm"), "at": .string("07:00")], "The key “at” must be a number of seconds (d), not a value of type s."),
+        (["kind": .string("alarm"), "time": .string("07:00"), "late-limit": .string("5m")],
+         "The key “late-limit” must be a number of seconds (d), not a value of type s."),
+    ])
+    func kindSpecificKeys(dictionary: [String: WireValue], message: String) throws {
+        #expect(try requestError(dictionary) == message)
     }
 
     @Test("Only a duration is required; the rest takes defaults")
@@ -64,7 +147,7 @@ struct AlarmWireFormatTests {
     @Test("An unknown key is refused, naming it and listing the known ones")
     func unknownKey() throws {
         let message = try requestError(["duration": .double(60), "snoze": .double(60)])
-        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks.")
+        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit.")
     }
 
     @Test("Among several unknown keys, the first in alphabetical order is named (deterministic)")
@@ -91,21 +174,22 @@ struct AlarmWireFormatTests {
         #expect(try requestError(dictionary) == message)
     }
 
-    @Test("A request without a duration is refused")
+    @Test("A timer request (the default kind) without a duration is refused")
     func missingDuration() throws {
-        #expect(try requestError(["title": .string("Tea")]) == "The schedule request has no “duration”.")
-        #expect(try requestError([:]) == "The schedule request has no “duration”.")
+        #expect(try requestError(["title": .string("Tea")]) == "A timer request needs a “duration”.")
+        #expect(try requestError([:]) == "A timer request needs a “duration”.")
+        #expect(try requestError(["kind": .string("timer")]) == "A timer request needs a “duration”.")
     }
 
     @Test("An unknown hook event is refused, naming it and listing the known ones")
     func unknownHookEvent() throws {
         let message = try requestError(["duration": .double(60), "hooks": .stringMap(["fire": "a", "ring": "b"])])
-        #expect(message == "Unknown hook event “ring”; known events: fire, stop, snooze, secondary, cancel.")
+        #expect(message == "Unknown hook event “ring”; known events: fire, stop, snooze, secondary, cancel, missed.")
     }
 
     @Test("An unknown kind is refused, naming it")
     func unknownKind() throws {
-        #expect(try requestError(["duration": .double(60), "kind": .string("alarm")]) == "Unknown kind “alarm”; known kinds: timer.")
+        #expect(try requestError(["duration": .double(60), "kind": .string("clock")]) == "Unknown kind “clock”; known kinds: timer, alarm.")
     }
 
     @Test("The sound is parsed like the CLI's: relative paths and odd names are refused")
@@ -124,17 +208,50 @@ struct AlarmWireFormatTests {
 
     static let stateSpecificKeys: [(AlarmStateName, Set<String>)] = [
         (.scheduled, ["fire-time"]),
-        (.countdown, ["fire-time", "phase-duration"]),
+        (.countdown, ["fire-time", "phase-duration", "follows-wall-clock"]),
         (.paused, ["remaining", "phase-duration"]),
         (.alerting, ["alerting-since"]),
     ]
 
     @Test("Encoded alarms carry the keys of their state only", arguments: stateSpecificKeys)
     func stateKeys(name: AlarmStateName, keys: Set<String>) {
-        let dictionary = AlarmWireFormat.encode(Fixture.alarm(state: Fixture.state(name)))
-        let common: Set<String> = ["id", "title", "kind", "state", "duration", "sound", "ring-limit", "created"]
+        // An alarm on a fixed instant, so the only schedule key is `at`.
+        let dictionary = AlarmWireFormat.encode(Fixture.alarm(kind: .alarm, schedule: .fixed(at(60)), state: Fixture.state(name)))
+        let common: Set<String> = ["id", "title", "kind", "state", "duration", "sound", "ring-limit", "late-limit", "created", "at"]
         #expect(Set(dictionary.keys) == common.union(keys))
         #expect(dictionary["state"] == .string(name.rawValue))
+    }
+
+    @Test("Encoded alarms carry their schedule; timers carry none", arguments: [
+        (nil as AlarmSchedule?, [:] as [String: WireValue]),
+        (.fixed(Date(timeIntervalSince1970: 1_800_000_000.25)), ["at": .double(1_800_000_000.25)]),
+        (.timeOfDay(Fixture.time(7), weekdays: [.sunday, .monday, .saturday]), ["time": .string("07:00"), "weekdays": .string("mon,sat,sun")]),
+        (.timeOfDay(Fixture.time(21, 45), weekdays: []), ["time": .string("21:45")]),
+        (.localDateTime(Fixture.date(2026, 12, 1), Fixture.time(7)), ["time": .string("07:00"), "date": .string("2026-12-01")]),
+    ])
+    func scheduleKeys(schedule: AlarmSchedule?, expected: [String: WireValue]) throws {
+        let alarm = schedule == nil ? Fixture.alarm(lateLimit: 90)
+            : Fixture.alarm(schedule: schedule, lateLimit: 90, state: .scheduled(fireDate: at(3600)))
+        let dictionary = AlarmWireFormat.encode(alarm)
+        #expect(dictionary.filter { ["at", "time", "weekdays", "date"].contains($0.key) } == expected)
+        #expect(dictionary["kind"] == .string(schedule == nil ? "timer" : "alarm"))
+        #expect(dictionary["late-limit"] == .double(90))
+        #expect(try AlarmWireFormat.decodeAlarm(dictionary) == alarm)
+    }
+
+    @Test("A countdown says whether it follows the wall clock; an older agent's alarm without the key or a late limit reads as an elapsed-time countdown with the default late limit")
+    func followsWallClock() throws {
+        let preAlert = Fixture.alarm(schedule: .fixed(at(600)), duration: 300,
+                                     state: .countdown(CountdownPhase(fireDate: at(600), duration: 300, followsWallClock: true)))
+        #expect(AlarmWireFormat.encode(preAlert)["follows-wall-clock"] == .bool(true))
+        #expect(AlarmWireFormat.encode(Fixture.alarm())["follows-wall-clock"] == .bool(false))
+        var old = AlarmWireFormat.encode(Fixture.alarm(lateLimit: 30))
+        old["follows-wall-clock"] = nil
+        old["late-limit"] = nil
+        #expect(try AlarmWireFormat.decodeAlarm(old) == Fixture.alarm())
+        var mistyped = AlarmWireFormat.encode(preAlert)
+        mistyped["follows-wall-clock"] = .string("yes")
+        #expect(try alarmError(mistyped) == "The key “follows-wall-clock” must be a boolean (b), not a value of type s.")
     }
 
     @Test("Encoded alarm values: lowercase id, seconds since 1970, button label and behaviour")
@@ -176,7 +293,8 @@ struct AlarmWireFormatTests {
         #expect(try alarmError(without("created")) == "The key “created” is missing.")
         #expect(try alarmError(with("id", .string("tea"))) == "“tea” is not an alarm id.")
         #expect(try alarmError(with("state", .string("ringing"))) == "Unknown alarm state “ringing”.")
-        #expect(try alarmError(with("kind", .string("alarm"))) == "Unknown alarm kind “alarm”.")
+        #expect(try alarmError(with("kind", .string("clock"))) == "Unknown alarm kind “clock”.")
+        #expect(try alarmError(with("weekdays", .string("mon"))) == "“date” and “weekdays” need a “time”.")
         #expect(try alarmError(with("button-behavior", .string("dance"))) == "Unknown button behavior “dance”.")
         #expect(try alarmError(with("title", .integer(3))) == "The key “title” must be a string (s), not a value of type x.")
         #expect(try alarmError(with("colour", .string("red"))).hasPrefix("Unknown key “colour” in the alarm; known keys: id, title, kind, state,"))
@@ -186,9 +304,10 @@ struct AlarmWireFormatTests {
 
     @Test("Every key of the alarm enumeration appears in some encoded alarm")
     func alarmKeysCovered() {
-        let seen = Set(AlarmStateName.allCases.flatMap {
-            AlarmWireFormat.encode(Fixture.alarm(snooze: 5, button: Fixture.snoozeButton, hooks: AlarmHooks([.fire: "f"]), state: Fixture.state($0))).keys
-        })
+        let alarms = AlarmStateName.allCases.map {
+            Fixture.alarm(snooze: 5, button: Fixture.snoozeButton, hooks: AlarmHooks([.fire: "f"]), state: Fixture.state($0))
+        } + Fixture.varied
+        let seen = Set(alarms.flatMap { AlarmWireFormat.encode($0).keys })
         #expect(seen == Set(AlarmWireFormat.AlarmKey.allCases.map(\.rawValue)))
     }
 

@@ -79,6 +79,77 @@ struct NotificationContentTests {
         #expect(writer.liveActivity(for: Fixture.alarm(state: .scheduled(fireDate: at(60))), at: t0) == nil)
     }
 
+    @Test("An alarm ringing says so, since when (not when it was due), and its schedule", arguments: [
+        (AlarmSchedule.timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), "Alarm · ringing since 8:01 · 07:00 on weekdays"),
+        (.timeOfDay(Fixture.time(6, 30), weekdays: Weekday.everyDay), "Alarm · ringing since 8:01 · 06:30 daily"),
+        (.localDateTime(Fixture.date(2027, 1, 15), Fixture.time(8)), "Alarm · ringing since 8:01 · Fri 15 Jan 2027 08:00"),
+        (.fixed(t0), "Alarm · ringing since 8:01 · Fri 15 Jan 2027 08:00 UTC"),
+    ])
+    func alerting(schedule: AlarmSchedule, body: String) throws {
+        let alarm = Fixture.alarm(title: "Wake up", schedule: schedule, snooze: 540, button: Fixture.snoozeButton, state: .alerting(since: at(60)))
+        let content = try #require(writer.liveActivity(for: alarm, at: at(61)))
+        #expect(content == NotificationContent(
+            summary: "Wake up", body: body,
+            actions: [NotificationContent.Action(.stop, label: "Stop"), NotificationContent.Action(.secondary, label: "Snooze")],
+            urgency: .critical, isPersistent: true
+        ))
+    }
+
+    @Test("A fixed instant in the ringing body is shown in the writer's zone, with its offset")
+    func alertingFixedInZone() throws {
+        let berlin = NotificationContentWriter(timeZone: Fixture.zone("Europe/Berlin"), locale: Locale(identifier: "en_GB"))
+        let alarm = Fixture.alarm(title: "Call", schedule: .fixed(t0), state: .alerting(since: t0))
+        #expect(try #require(berlin.liveActivity(for: alarm, at: t0)).body == "Alarm · ringing since 9:00 · Fri 15 Jan 2027 09:00 UTC+1")
+    }
+
+    @Test("An alarm's pre-alert countdown looks like a timer's: time left, end, progress, Pause + Cancel")
+    func preAlert() throws {
+        let alarm = Fixture.alarm(title: "Wake up", schedule: .fixed(at(900)), duration: 900,
+                                  state: .countdown(CountdownPhase(fireDate: at(900), duration: 900, followsWallClock: true)))
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(450))) == NotificationContent(
+            summary: "Wake up", body: "7:30 remaining · ends 8:15", progress: 50,
+            actions: [NotificationContent.Action(.pause, label: "Pause"), NotificationContent.Action(.cancel, label: "Cancel")],
+            urgency: .normal, isPersistent: true
+        ))
+    }
+
+    @Test("Missed notice of a repeating alarm: when it was due, the late limit, and its next ring; not persistent, no buttons")
+    func missedRepeating() throws {
+        // Weekdays at 09:00 UTC, due Friday 2027-01-15 09:00, noticed on Saturday: next is Monday.
+        let alarm = Fixture.alarm(title: "Stand-up", schedule: .timeOfDay(Fixture.time(9), weekdays: Weekday.workdays),
+                                  lateLimit: 900, state: .scheduled(fireDate: at(3600)))
+        let event = try #require(alarm.advanced(to: at(86_400)))
+        #expect(event.kind == .missed)
+        #expect(!event.removesAlarm)
+        let notice = writer.missedNotice(for: event.alarm, dueAt: try #require(event.dueDate))
+        #expect(notice.summary == "Missed: Stand-up (9:00)")
+        #expect(notice.body.hasPrefix("It was due at 9:00 on "))
+        #expect(notice.body.contains("15"), "names the day it was due: \(notice.body)")
+        #expect(notice.body.contains("15 min"), "names the late limit: \(notice.body)")
+        #expect(notice.body.hasSuffix("Next: \(writer.dayOfMonth(at(3 * 86_400 + 3600))) 9:00."), "got \(notice.body)")
+        #expect(notice.body.contains("18"), "Monday the 18th: \(notice.body)")
+        #expect(!notice.isPersistent)
+        #expect(notice.actions.isEmpty)
+        #expect(notice.progress == nil)
+        #expect(notice.urgency == .normal)
+    }
+
+    @Test("Missed notice of a one-shot alarm: when it was due and the late limit, and no next ring")
+    func missedOneShot() throws {
+        let alarm = Fixture.alarm(title: "Flight", schedule: .fixed(at(3600)), state: .scheduled(fireDate: at(3600)))
+        let event = try #require(alarm.advanced(to: at(3600 + 601)))
+        #expect(event.kind == .missed)
+        #expect(event.removesAlarm)
+        let notice = writer.missedNotice(for: event.alarm, dueAt: try #require(event.dueDate))
+        #expect(notice.summary == "Missed: Flight (9:00)")
+        #expect(notice.body.hasPrefix("It was due at 9:00 on "))
+        #expect(notice.body.contains("10 min"))
+        #expect(!notice.isPersistent)
+        // The removed one-shot is carried as it was, still `.scheduled` at its due date: that is
+        // not a next ring.
+        #expect(!notice.body.contains("Next:"), "got \(notice.body)")
+    }
+
     @Test("Unacknowledged notice: summary, ring limit and start, not persistent, no buttons")
     func unacknowledged() {
         let alarm = Fixture.alarm(ringLimit: 600, state: .alerting(since: at(60)))
