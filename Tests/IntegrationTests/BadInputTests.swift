@@ -82,3 +82,26 @@ import Testing
         #expect(try fixture.alarms().count == 1)
     }
 }
+
+/// A state file from a newer Tocsin is never touched, and the agent says why it cannot save.
+@Suite(.serialized) struct StateFormatTests {
+    @Test func newerStateFileIsLeftUntouchedAndChangesAreRefused() throws {
+        let fixture = try AgentSession("newer-format")
+        fixture.agent.terminate()
+        let stateFile = fixture.stateDirectory.appendingPathComponent("alarms.json")
+        try FileManager.default.createDirectory(at: fixture.stateDirectory, withIntermediateDirectories: true)
+        let newer = Data(#"{"format":99,"alarms":[{"something":"from the future"}]}"#.utf8)
+        try newer.write(to: stateFile)
+        try fixture.restartAgent()
+        #expect(fixture.agentLog.contains("written by a newer Tocsin"), "\(fixture.agentLog)")
+        let refused = try fixture.tocsin("timer", "5m")
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("Not saving to \(stateFile.path): it was written by a newer Tocsin"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("Nothing was changed."))
+        #expect(try fixture.alarms().isEmpty)
+        #expect(try Data(contentsOf: stateFile) == newer)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.stateDirectory.path) == ["alarms.json"])
+        let status = try fixture.tocsin("status")
+        #expect(status.stdout.contains("NOT writable"), "\(status.stdout)")
+    }
+}
