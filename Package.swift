@@ -13,6 +13,7 @@ import PackageDescription
 //   tocsin          the command-line interface over TocsinKit.
 //   HeadlessSession a private desktop session (D-Bus, Xvfb + dunst, PulseAudio null sink) for tests and the demo.
 //   tocsin-demo     the live demo: a short cooking timer, run on the real desktop or a headless session.
+//   tocsin-bench    benchmarks against `at`, `sleep; notify-send` and KAlarm (bench/).
 let package = Package(
     name: "Tocsin",
     platforms: [.macOS(.v14)],
@@ -20,6 +21,7 @@ let package = Package(
         .executable(name: "tocsind", targets: ["tocsind"]),
         .executable(name: "tocsin", targets: ["tocsin"]),
         .executable(name: "tocsin-demo", targets: ["tocsin-demo"]),
+        .executable(name: "tocsin-bench", targets: ["tocsin-bench"]),
         .library(name: "TocsinKit", targets: ["TocsinKit"]),
     ],
     targets: [
@@ -42,6 +44,7 @@ let package = Package(
         .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "GLibSupport"]),
         .target(name: "HeadlessSession"),
         .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession"]),
+        .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),
         .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore"]),
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibNotify", "TocsinCore"]),
         .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLibNotify"]),

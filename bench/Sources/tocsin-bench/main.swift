@@ -1,0 +1,1 @@
+print("tocsin-bench: not written yet")
