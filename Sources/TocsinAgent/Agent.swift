@@ -41,6 +41,8 @@ public final class Agent {
     private var hookRunner: HookRunner!
     private var deadlineTimer: DeadlineTimer!
     private var wakeTimer: WakeTimer!
+    private var timeZoneWatcher: TimeZoneWatcher!
+    private var sleepWatcher: SleepWatcher!
     private var isReady = false
     private var exitStatus: Int32 = 0
     /// The seconds each countdown notification shows, so it is updated only when they change.
@@ -82,8 +84,25 @@ public final class Agent {
 
     /// Runs once the bus name is ours: only then can no other agent be ringing the same alarms.
     private func becomeReady() {
-        adopt(timeZone: TimeZone.current)
+        timeZoneWatcher = TimeZoneWatcher(log: log) { [unowned self] zone in adopt(timeZone: zone) }
+        log.info("Local times follow \(timeZoneWatcher.current).")
+        adopt(timeZone: timeZoneWatcher.current.timeZone)
+        sleepWatcher = SleepWatcher(
+            log: log,
+            onSuspend: { [unowned self] in log.info("The machine is going to sleep.") },
+            onResume: { [unowned self] in
+                log.info("The machine woke up; handling everything that came due meanwhile.")
+                letTimePass()
+                timeZoneWatcher.checkNow()
+            })
+        let currentZone = book.timeZone
         loadAlarms()
+        // The zone may have changed while the agent was not running: move local alarms now,
+        // before anything is shown or rung.
+        let movedWhileAway = book.changeTimeZone(to: currentZone, now: Date())
+        if !movedWhileAway.isEmpty {
+            log.info("The time zone changed while the agent was not running; \(movedWhileAway.count) alarm(s) moved to \(currentZone.identifier).")
+        }
         presenter = NotificationPresenter(appName: "Tocsin", log: log)
         presenter.onAction = { [unowned self] id, key in buttonPressed(key, on: id) }
         presenter.onDismissed = { [unowned self] id in notificationDismissed(id) }
@@ -91,15 +110,16 @@ public final class Agent {
         hookRunner = HookRunner(log: log, timeLimit: configuration.hookTimeLimit)
         isReady = true
         let now = Date()
-        // What came due while the agent was not running happens first, then everything else is
-        // shown again as it was.
-        let missed = book.advance(to: now)
-        for alarm in book.alarms {
+        // What came due while the agent was not running rings (or is missed) through its events;
+        // everything else is shown again as it was, and what was ringing rings again.
+        let caughtUp = book.advance(to: now)
+        let changedByCatchingUp = Set(caughtUp.map(\.alarm.id))
+        for alarm in book.alarms where !changedByCatchingUp.contains(alarm.id) {
             present(alarm, now: now)
             if case .alerting = alarm.state { ringer.ring(alarm.id, sound: alarm.sound) }
         }
-        perform(missed, now: now)
-        save(after: missed)
+        perform(caughtUp, now: now)
+        if !caughtUp.isEmpty || !movedWhileAway.isEmpty { saveBook() }
         rearm(now: now)
         log.info("Ready on the session bus as \(AlarmsInterface.busName), holding \(book.count) alarm(s); state in \(store.fileURL.path).")
     }
@@ -109,9 +129,9 @@ public final class Agent {
         case .empty:
             break
         case .loaded(let alarms):
-            book = AlarmBook(alarms: alarms, timeZone: book.timeZone)
+            book = AlarmBook(alarms: alarms, timeZone: store.savedTimeZone ?? book.timeZone)
         case .migrated(let alarms, let version):
-            book = AlarmBook(alarms: alarms, timeZone: book.timeZone)
+            book = AlarmBook(alarms: alarms, timeZone: store.savedTimeZone ?? book.timeZone)
             log.info("Read the saved alarms from format version \(version); they will be saved in version \(AlarmStore.formatVersion).")
         case .setAside(let reason, let movedTo):
             log.warning("The saved alarms in \(store.fileURL.path) could not be used: \(reason). The file was kept as \(movedTo.path); starting with no alarms.")
@@ -149,6 +169,7 @@ public final class Agent {
         log.info("The system clock was set \(change >= 0 ? "forward" : "back") by \(DurationFormat.spoken(abs(change))); timers keep their remaining time, alarms keep their wall-clock times.")
         book.shiftElapsedTimeCountdowns(by: change)
         saveBook()
+        timeZoneWatcher.checkNow()
         for alarm in book.countingDown {
             present(alarm, now: Date())
         }
@@ -198,7 +219,7 @@ public final class Agent {
             throw ServiceError(error)
         }
         do {
-            try store.save(candidate.alarms)
+            try store.save(candidate.alarms, timeZone: candidate.timeZone)
         } catch {
             throw ServiceError(.storageFailed, "\(error.message) Nothing was changed.")
         }
@@ -215,7 +236,7 @@ public final class Agent {
 
     private func saveBook() {
         do {
-            try store.save(book.alarms)
+            try store.save(book.alarms, timeZone: book.timeZone)
         } catch {
             log.error("\(error.message) The alarms are kept in memory; they may be lost if the agent stops.")
         }

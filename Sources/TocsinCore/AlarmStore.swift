@@ -32,6 +32,9 @@ public final class AlarmStore: @unchecked Sendable {
     public var isWritable: Bool { unwritableReason == nil }
     /// Why saving is refused, if it is.
     public private(set) var unwritableReason: String?
+    /// The zone the loaded alarms' local times were resolved in, if the file says: when it differs
+    /// from the zone now, the zone changed while the agent was not running.
+    public private(set) var savedTimeZone: TimeZone?
 
     /// The version of the file format this build writes and reads.
     public static let formatVersion = StateFileMigration.currentVersion
@@ -72,22 +75,26 @@ public final class AlarmStore: @unchecked Sendable {
             }
             if header.format < Self.formatVersion {
                 let current = try StateFileMigration.migrate(data, from: header.format)
-                return .migrated(try Self.decoder.decode(StateFile.self, from: current).alarms, fromVersion: header.format)
+                let file = try Self.decoder.decode(StateFile.self, from: current)
+                savedTimeZone = file.timeZone.flatMap(TimeZone.init(identifier:))
+                return .migrated(file.alarms, fromVersion: header.format)
             }
-            return .loaded(try Self.decoder.decode(StateFile.self, from: data).alarms)
+            let file = try Self.decoder.decode(StateFile.self, from: data)
+            savedTimeZone = file.timeZone.flatMap(TimeZone.init(identifier:))
+            return .loaded(file.alarms)
         } catch {
             return setAside(reason: "it is not a valid Tocsin state file (\(Self.describe(error)))")
         }
     }
 
     /// Saves `alarms`, replacing the previous file atomically. On failure the previous file is intact.
-    public func save(_ alarms: [Alarm]) throws(StoreError) {
+    public func save(_ alarms: [Alarm], timeZone: TimeZone? = nil) throws(StoreError) {
         if let unwritableReason {
             throw StoreError("Not saving to \(fileURL.path): \(unwritableReason).")
         }
         let data: Data
         do {
-            data = try Self.encoder.encode(StateFile(format: Self.formatVersion, alarms: alarms))
+            data = try Self.encoder.encode(StateFile(format: Self.formatVersion, timeZone: timeZone?.identifier, alarms: alarms))
         } catch {
             throw StoreError("Could not encode the alarms: \(error)")
         }
@@ -216,6 +223,8 @@ public final class AlarmStore: @unchecked Sendable {
 
     private struct StateFile: Codable {
         var format: Int
+        /// The zone local schedules were resolved in when saved (absent in older files).
+        var timeZone: String?
         var alarms: [Alarm]
     }
 

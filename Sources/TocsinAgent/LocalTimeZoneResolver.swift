@@ -1,0 +1,524 @@
+import Foundation
+import Glibc
+
+/// The time zone the agent schedules local times in ("07:00 on weekdays"), and where it was found.
+struct ResolvedLocalTimeZone: Sendable, Equatable, CustomStringConvertible {
+    /// The zone.
+    let timeZone: TimeZone
+    /// Where the zone came from, for the log: `TZ=Europe/Berlin`,
+    /// `/etc/localtime → /usr/share/zoneinfo/Asia/Tokyo`, `UTC (no usable source)`…
+    let source: String
+    /// Why sources tried before `source` were passed over, one sentence each; empty when the first
+    /// source present was usable.
+    let passedOver: [String]
+
+    /// One line for the log: the zone, its source, and what was passed over.
+    var description: String {
+        let base = "\(timeZone.identifier) (from \(source))"
+        return passedOver.isEmpty ? base : "\(base); \(passedOver.joined(separator: "; "))"
+    }
+}
+
+/// Works out the local time zone the way the C library does, but from scratch on every call.
+///
+/// Foundation's `TimeZone.current` is read once and cached, so it never notices that the machine
+/// moved to another zone; this resolver reads the sources again each time `TimeZoneWatcher` asks.
+/// The sources, in order:
+///
+/// 1. `TZ`, as the agent's environment has it: a zone name (`Europe/Berlin`, `:Europe/Berlin`),
+///    a file (`:/etc/localtime`, `/usr/share/zoneinfo/Asia/Kolkata`) or a POSIX rule. Foundation
+///    cannot follow POSIX daylight-saving rules (`CET-1CEST,M3.5.0,M10.5.0/3`), so those are
+///    passed over with a reason; fixed offsets (`JST-9`, `UTC0`) are used.
+/// 2. `/etc/localtime`. A symlink into a zoneinfo directory names the zone (what `timedatectl`
+///    makes). A regular file — copied there, or bind-mounted over it — is identified by content:
+///    the zoneinfo file with the same bytes. A mount over the symlink's *target* (what
+///    `mount --bind …/Asia/Tokyo /etc/localtime` does, since mount follows the symlink) makes the
+///    name a lie, so the mount table is checked and the content decides then too.
+/// 3. `/etc/timezone` (Debian), a zone name used as a hint when `/etc/localtime` gave nothing.
+/// 4. UTC, with the reasons the others failed.
+///
+/// Equal-content files are aliases of one zone (`Europe/Berlin`, `Arctic/Longyearbyen`). The name
+/// picked is the one `/etc/timezone` gives if it is among them (the administrator's choice), else a
+/// zone that `tzdata.zi` declares with a `Z` line (links are `L` lines), else one listed in
+/// `zone1970.tab`, then `zone.tab`, then the shortest name, then the first alphabetically. Debian
+/// installs aliases as symlinks, which the content search skips, so there the real file wins anyway;
+/// the ranking matters on systems that install aliases as hard links or copies.
+///
+/// All paths are parameters (the real ones by default) so tests can use a temporary directory.
+struct LocalTimeZoneResolver: Sendable {
+    /// The environment the agent runs with (only `TZ` is read).
+    var environment: [String: String]
+    /// The system's zone file, normally a symlink into `zoneinfoDirectory`.
+    var localtimePath: String
+    /// Debian's zone name file.
+    var timezoneHintPath: String
+    /// Where the compiled zone files live.
+    var zoneinfoDirectory: String
+    /// The mount table, read to notice a file mounted over the zone file.
+    var mountInfoPath: String
+
+    /// UTC, named as `/etc/localtime → …/Etc/UTC` names it, so falling back to UTC and reading UTC
+    /// from the system do not look like a change of zone. (Foundation turns the name `UTC` into `GMT`.)
+    static let utc = TimeZone(identifier: "Etc/UTC") ?? TimeZone(secondsFromGMT: 0)!
+
+    /// The largest zone file read; real ones are a few kilobytes, and garbage must not fill memory.
+    private static let largestZoneFile = 1 << 20
+
+    /// A resolver reading the given sources; the defaults are the real ones.
+    init(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        localtimePath: String = "/etc/localtime",
+        timezoneHintPath: String = "/etc/timezone",
+        zoneinfoDirectory: String = "/usr/share/zoneinfo",
+        mountInfoPath: String = "/proc/self/mountinfo"
+    ) {
+        self.environment = environment
+        self.localtimePath = localtimePath
+        self.timezoneHintPath = timezoneHintPath
+        self.zoneinfoDirectory = zoneinfoDirectory
+        self.mountInfoPath = mountInfoPath
+    }
+
+    /// The files whose change can change what `resolve()` returns: the zone file, the hint, and
+    /// the file `TZ` names, if it names one. (Zones named by `TZ` cannot change: the environment is fixed.)
+    var sourceFiles: [String] {
+        var files = [localtimePath, timezoneHintPath]
+        if let variable = environment["TZ"] {
+            let value = variable.hasPrefix(":") ? String(variable.dropFirst()) : variable
+            if value.hasPrefix("/") && !files.contains(value) { files.append(value) }
+        }
+        return files
+    }
+
+    /// Reads the sources now and returns the first zone one of them gives, or UTC.
+    func resolve() -> ResolvedLocalTimeZone {
+        var passedOver: [String] = []
+        if let variable = environment["TZ"] {
+            switch zone(fromTZ: variable) {
+            case .success(let found): return ResolvedLocalTimeZone(timeZone: found.zone, source: found.source, passedOver: [])
+            case .failure(let reason): passedOver.append(reason.sentence)
+            }
+        }
+        let hint = hintedZoneName()
+        switch zone(fromFile: localtimePath, hint: hint.name) {
+        case .success(let found): return ResolvedLocalTimeZone(timeZone: found.zone, source: found.source, passedOver: passedOver)
+        case .failure(let reason): passedOver.append(reason.sentence)
+        }
+        switch hint {
+        case (let name?, _):
+            if let zone = TimeZone(identifier: name) {
+                return ResolvedLocalTimeZone(timeZone: zone, source: "\(timezoneHintPath) (\(name))", passedOver: passedOver)
+            }
+            passedOver.append("\(timezoneHintPath) names “\(name)”, which is not a time zone Foundation knows")
+        case (nil, let reason?):
+            passedOver.append(reason)
+        case (nil, nil):
+            break
+        }
+        return ResolvedLocalTimeZone(timeZone: Self.utc, source: "UTC, the fallback", passedOver: passedOver)
+    }
+
+    // MARK: TZ
+
+    /// The zone `TZ` gives. An empty `TZ` means UTC to the C library, so it does here too.
+    private func zone(fromTZ variable: String) -> Result<FoundZone, Unusable> {
+        let label = "TZ=\(variable)"
+        if variable.isEmpty {
+            return .success(FoundZone(zone: Self.utc, source: "TZ set but empty, which means UTC"))
+        }
+        // A leading colon says "a file, not a POSIX rule"; an empty name after it means the default.
+        let isFileReference = variable.hasPrefix(":")
+        let value = isFileReference ? String(variable.dropFirst()) : variable
+        if value.isEmpty {
+            return .failure(Unusable("TZ is “:”, which means the system zone"))
+        }
+        if value.hasPrefix("/") {
+            return zone(fromFile: value, hint: nil).map { FoundZone(zone: $0.zone, source: "\(label): \($0.source)") }
+        }
+        // Like the C library: a name with a file under the zoneinfo directory is that zone…
+        let file = zoneinfoDirectory + "/" + value
+        if isRegularFile(file) {
+            if let zone = TimeZone(identifier: value) {
+                return .success(FoundZone(zone: zone, source: label))
+            }
+            return zone(fromFile: file, hint: nil).map { FoundZone(zone: $0.zone, source: "\(label): \($0.source)") }
+        }
+        // …and anything else is a POSIX rule (`GMT+5` is five hours *west*, unlike Foundation's `GMT+5`).
+        if !isFileReference {
+            switch PosixZoneRule(value) {
+            case .fixedOffset(let secondsEast):
+                return .success(FoundZone(zone: Self.fixedZone(secondsEast: secondsEast), source: "\(label) (a fixed offset)"))
+            case .daylightSaving:
+                return .failure(Unusable("\(label) is a POSIX rule with daylight-saving time, which Tocsin cannot follow (programs using the C library do); set TZ to a zone name such as Europe/Berlin"))
+            case .notARule:
+                break
+            }
+        }
+        // Foundation carries its own zone data, so it may know a name this machine has no file for.
+        if let zone = TimeZone(identifier: value) {
+            return .success(FoundZone(zone: zone, source: "\(label) (no file under \(zoneinfoDirectory))"))
+        }
+        return .failure(Unusable("\(label) names no known time zone"))
+    }
+
+    // MARK: Zone files
+
+    /// The zone of a compiled zone file: named by a symlink chain into a zoneinfo directory, or
+    /// identified by its content.
+    private func zone(fromFile path: String, hint: String?) -> Result<FoundZone, Unusable> {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            return .failure(Unusable(errno == ENOENT ? "\(path) does not exist" : "\(path) cannot be read (\(String(cString: strerror(errno))))"))
+        }
+        let mountPoints = MountTable(path: mountInfoPath).mountPoints
+        // The path and every link target on the way may name the zone (`TZ=/usr/share/zoneinfo/Asia/Kolkata`,
+        // `/etc/localtime → ../usr/share/zoneinfo/Europe/Berlin`); the first name Foundation knows wins.
+        let chain = status.st_mode & S_IFMT == S_IFLNK ? symlinkChain(from: path) : []
+        let target = chain.last ?? path
+        let overmounted = [path, target, realPath(of: path)].compactMap { $0 }.first(where: mountPoints.contains)
+        // Something mounted over the file (or the link's target) makes its name say nothing of its content.
+        if overmounted == nil {
+            for name in ([path] + chain).compactMap(zoneName(inPath:)) {
+                if let zone = TimeZone(identifier: name) {
+                    let missing = isRegularFile(target) ? "" : " (which is missing, so C programs use UTC)"
+                    return .success(FoundZone(zone: zone, source: chain.isEmpty ? path : "\(path) → \(target)\(missing)"))
+                }
+            }
+        }
+        let found = zone(fromContentOf: path, hint: hint, excluding: mountPoints)
+        guard let overmounted else { return found }
+        return found.map { FoundZone(zone: $0.zone, source: "\($0.source), mounted over \(overmounted)") }
+    }
+
+    /// The zone whose zoneinfo file has the same bytes as the file at `path`.
+    private func zone(fromContentOf path: String, hint: String?, excluding mountPoints: Set<String>) -> Result<FoundZone, Unusable> {
+        guard let content = readFile(path) else {
+            return .failure(Unusable("\(path) cannot be read"))
+        }
+        guard content.starts(with: Array("TZif".utf8)) else {
+            return .failure(Unusable("\(path) is not a time zone file (it does not start with “TZif”)"))
+        }
+        let candidates = ZoneinfoIndex(directory: zoneinfoDirectory)
+            .names(ofFilesWithContent: content)
+            .filter { !mountPoints.contains(zoneinfoDirectory + "/" + $0) }
+        let ranking = AliasRanking(zoneinfoDirectory: zoneinfoDirectory, hint: hint)
+        for name in ranking.sorted(candidates) {
+            if let zone = TimeZone(identifier: name) {
+                return .success(FoundZone(zone: zone, source: "\(path), the same bytes as \(zoneinfoDirectory)/\(name)"))
+            }
+        }
+        // No file matches (tzdata updated since, or a hand-made file): the rule at the end of a
+        // version 2+ zone file still gives a fixed offset.
+        if case .fixedOffset(let secondsEast) = PosixZoneRule(footerOf: content) {
+            return .success(FoundZone(zone: Self.fixedZone(secondsEast: secondsEast), source: "\(path), the fixed offset in its rule"))
+        }
+        let known = candidates.isEmpty ? "matches no file under \(zoneinfoDirectory)" : "matches only zones Foundation does not know (\(candidates.joined(separator: ", ")))"
+        return .failure(Unusable("\(path) \(known)"))
+    }
+
+    /// The targets a symlink leads through, in order, each as an absolute path built from the
+    /// link's text (not from `realpath`, so `/proc/PID/root/…` paths stay inside that process's view).
+    private func symlinkChain(from path: String) -> [String] {
+        var chain: [String] = []
+        var current = path
+        // The kernel gives up after 40 links; a loop must not hang the agent.
+        for _ in 0..<40 {
+            guard let text = readLink(current) else { break }
+            current = Self.normalized(text.hasPrefix("/") ? text : Self.directory(of: current) + "/" + text)
+            chain.append(current)
+        }
+        return chain
+    }
+
+    /// The zone name in a path into a zoneinfo directory (`…/zoneinfo/posix/Asia/Tokyo` → `Asia/Tokyo`).
+    private func zoneName(inPath path: String) -> String? {
+        var name: Substring
+        if path.hasPrefix(zoneinfoDirectory + "/") {
+            name = path.dropFirst(zoneinfoDirectory.count + 1)
+        } else if let range = path.range(of: "/zoneinfo/", options: .backwards) {
+            name = path[range.upperBound...]
+        } else {
+            return nil
+        }
+        // posix/ holds the same zones; right/ the same civil times counted with leap seconds.
+        for prefix in ["posix/", "right/"] where name.hasPrefix(prefix) {
+            name = name.dropFirst(prefix.count)
+        }
+        return name.isEmpty ? nil : String(name)
+    }
+
+    // MARK: /etc/timezone
+
+    /// The name in the hint file, or why there is none (`nil` when the file simply is not there).
+    private func hintedZoneName() -> (name: String?, reason: String?) {
+        guard let content = readFile(timezoneHintPath) else {
+            return (nil, FileManager.default.fileExists(atPath: timezoneHintPath) ? "\(timezoneHintPath) cannot be read" : "\(timezoneHintPath) does not exist")
+        }
+        let line = String(decoding: content, as: UTF8.self)
+            .split(whereSeparator: \.isNewline).first
+            .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+        return line.isEmpty ? (nil, "\(timezoneHintPath) is empty") : (line, nil)
+    }
+
+    // MARK: File system
+
+    /// Whether `path` leads (through any links) to a regular file.
+    private func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// The first `largestZoneFile` bytes of a file, or `nil` when it cannot be opened or read.
+    private func readFile(_ path: String) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        do {
+            // `nil` at the end of the file: an empty file, which is still a file.
+            return [UInt8](try handle.read(upToCount: Self.largestZoneFile) ?? Data())
+        } catch {
+            return nil
+        }
+    }
+
+    /// The text of a symlink, or `nil` when `path` is not one.
+    private func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The canonical path of what `path` leads to, the way the mount table names mount points.
+    private func realPath(of path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Everything before the last slash.
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return String(path[..<slash])
+    }
+
+    /// `path` with `.`, `..` and repeated slashes removed by text alone.
+    private static func normalized(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// A zone at a fixed offset; UTC under its usual name when the offset is zero.
+    private static func fixedZone(secondsEast: Int) -> TimeZone {
+        secondsEast == 0 ? utc : TimeZone(secondsFromGMT: secondsEast) ?? utc
+    }
+}
+
+/// A zone found, with where it came from.
+private struct FoundZone {
+    let zone: TimeZone
+    let source: String
+}
+
+/// Why a source gave no zone: one sentence for the log.
+private struct Unusable: Error {
+    let sentence: String
+
+    init(_ sentence: String) {
+        self.sentence = sentence
+    }
+}
+
+// MARK: - Content search
+
+/// The zone files under a zoneinfo directory, found by content: only files of the same size are
+/// read, so a search reads a handful of files rather than the whole directory.
+private struct ZoneinfoIndex {
+    let directory: String
+
+    /// Top-level entries that are not zones: duplicate trees, the POSIX default rule, a local copy.
+    private static let skipped: Set<String> = ["posix", "right", "posixrules", "localtime"]
+
+    /// Names (relative paths) of regular files with exactly `content`; symlinks are aliases of a
+    /// file that is itself listed, so they are skipped.
+    func names(ofFilesWithContent content: [UInt8]) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
+        var names: [String] = []
+        while let name = walker.nextObject() as? String {
+            if walker.level == 1 && Self.skipped.contains(name) {
+                walker.skipDescendants()
+                continue
+            }
+            var status = stat()
+            let path = directory + "/" + name
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) == content.count else { continue }
+            if let data = FileManager.default.contents(atPath: path), data.elementsEqual(content) {
+                names.append(name)
+            }
+        }
+        return names
+    }
+}
+
+/// Orders aliases of one zone so the canonical name comes first (see `LocalTimeZoneResolver`).
+private struct AliasRanking {
+    let zoneinfoDirectory: String
+    let hint: String?
+
+    /// `names`, most canonical first.
+    func sorted(_ names: [String]) -> [String] {
+        guard names.count > 1 else { return names }
+        let zones = declaredZones()
+        let zone1970 = tabulatedZones("zone1970.tab")
+        let zoneTab = tabulatedZones("zone.tab")
+        func rank(_ name: String) -> [Int] {
+            [name == hint ? 0 : 1, zones.contains(name) ? 0 : 1, zone1970.contains(name) ? 0 : 1, zoneTab.contains(name) ? 0 : 1, name.count]
+        }
+        return names.sorted { left, right in
+            let (leftRank, rightRank) = (rank(left), rank(right))
+            return leftRank == rightRank ? left < right : leftRank.lexicographicallyPrecedes(rightRank)
+        }
+    }
+
+    /// Names `tzdata.zi` declares as zones (`Z Europe/Berlin 0:53:28 - LMT 1893 Ap`).
+    private func declaredZones() -> Set<String> {
+        Set(lines(of: "tzdata.zi").compactMap { line in
+            let fields = line.split(separator: " ", maxSplits: 2)
+            return fields.count >= 2 && fields[0] == "Z" ? String(fields[1]) : nil
+        })
+    }
+
+    /// The zone column (the third) of a `.tab` file.
+    private func tabulatedZones(_ file: String) -> Set<String> {
+        Set(lines(of: file).compactMap { line in
+            guard !line.hasPrefix("#") else { return nil }
+            let fields = line.split(separator: "\t")
+            return fields.count >= 3 ? String(fields[2]) : nil
+        })
+    }
+
+    /// The lines of a file in the zoneinfo directory (none if it is missing).
+    private func lines(of file: String) -> [Substring] {
+        guard let data = FileManager.default.contents(atPath: zoneinfoDirectory + "/" + file) else { return [] }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n")
+    }
+}
+
+// MARK: - Mount table
+
+/// The mount points in a `/proc/…/mountinfo` file (the fifth field, with the kernel's octal
+/// escapes for space, tab, newline and backslash undone).
+private struct MountTable {
+    let mountPoints: Set<String>
+
+    /// Reads the table at `path`; an unreadable table has no mount points.
+    init(path: String) {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            mountPoints = []
+            return
+        }
+        mountPoints = Set(String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ", maxSplits: 5)
+            return fields.count >= 5 ? Self.unescaped(fields[4]) : nil
+        })
+    }
+
+    /// `field` with `\ooo` octal escapes turned back into bytes.
+    private static func unescaped(_ field: Substring) -> String {
+        guard field.contains("\\") else { return String(field) }
+        var bytes: [UInt8] = []
+        var rest = Array(field.utf8)[...]
+        while let byte = rest.popFirst() {
+            if byte == UInt8(ascii: "\\"), rest.count >= 3,
+               let value = UInt8(String(decoding: rest.prefix(3), as: UTF8.self), radix: 8) {
+                bytes.append(value)
+                rest = rest.dropFirst(3)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+// MARK: - POSIX TZ rules
+
+/// What a POSIX `TZ` rule (`JST-9`, `<+0530>-5:30`, `CET-1CEST,M3.5.0,M10.5.0/3`) says, as far as
+/// Foundation can use it: a fixed offset, or daylight-saving rules it has no way to express.
+private enum PosixZoneRule: Equatable {
+    /// A zone without daylight-saving time, this many seconds east of UTC.
+    case fixedOffset(secondsEast: Int)
+    /// A zone with daylight-saving time.
+    case daylightSaving
+    /// Not a POSIX rule at all.
+    case notARule
+
+    /// Parses `rule`. POSIX offsets count hours *west* of UTC, so `JST-9` is nine hours east.
+    init(_ rule: String) {
+        var rest = Substring(rule)
+        guard Self.takeName(&rest), let secondsWest = Self.takeOffset(&rest) else {
+            self = .notARule
+            return
+        }
+        if rest.isEmpty {
+            self = .fixedOffset(secondsEast: -secondsWest)
+        } else {
+            self = Self.takeName(&rest) ? .daylightSaving : .notARule
+        }
+    }
+
+    /// The rule in the footer of a version 2+ zone file (`\nCET-1CEST,M3.5.0,M10.5.0/3\n` at its end).
+    init(footerOf content: [UInt8]) {
+        guard content.last == UInt8(ascii: "\n") else {
+            self = .notARule
+            return
+        }
+        let body = content.dropLast()
+        guard let start = body.lastIndex(of: UInt8(ascii: "\n")) else {
+            self = .notARule
+            return
+        }
+        self.init(String(decoding: body[(start + 1)...], as: UTF8.self))
+    }
+
+    /// Takes a zone abbreviation: three or more letters, or anything between `<` and `>`.
+    private static func takeName(_ rest: inout Substring) -> Bool {
+        if rest.first == "<" {
+            guard let end = rest.firstIndex(of: ">"), rest.distance(from: rest.startIndex, to: end) > 1 else { return false }
+            rest = rest[rest.index(after: end)...]
+            return true
+        }
+        let letters = rest.prefix { $0.isASCII && $0.isLetter }
+        guard letters.count >= 3 else { return false }
+        rest = rest.dropFirst(letters.count)
+        return true
+    }
+
+    /// Takes `[+-]hh[:mm[:ss]]` and returns it in seconds.
+    private static func takeOffset(_ rest: inout Substring) -> Int? {
+        var sign = 1
+        if let first = rest.first, first == "+" || first == "-" {
+            sign = first == "-" ? -1 : 1
+            rest = rest.dropFirst()
+        }
+        var seconds = 0
+        for (index, unit) in [3600, 60, 1].enumerated() {
+            if index > 0 {
+                guard rest.first == ":" else { break }
+                rest = rest.dropFirst()
+            }
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            guard (1...2).contains(digits.count), let value = Int(digits) else { return nil }
+            seconds += value * unit
+            rest = rest.dropFirst(digits.count)
+        }
+        // POSIX allows 0–24 hours; more is not a rule.
+        return seconds <= 24 * 3600 ? sign * seconds : nil
+    }
+}

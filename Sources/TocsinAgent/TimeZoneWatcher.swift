@@ -1,0 +1,234 @@
+import CGLibNotify
+import Foundation
+import Glibc
+import GLibSupport
+
+/// Tells the agent as soon as the local time zone changes, so "07:00 on weekdays" moves with it.
+///
+/// Nothing is polled. Three things wake it, each for a way the zone can change:
+/// - a GIO file monitor on the directories holding the resolver's files (`/etc`): `timedatectl`
+///   replaces the `/etc/localtime` symlink by a rename, Debian's tzdata also rewrites
+///   `/etc/timezone`, and a directory monitor sees both (a monitor on the old link would not);
+/// - the mount table (`/proc/self/mountinfo`), for which the kernel raises POLLPRI|POLLERR when a
+///   mount appears or goes: a file bind-mounted over `/etc/localtime` changes nothing inotify sees;
+/// - systemd-timedated's `PropertiesChanged` for `Timezone` on the system bus, where there is one.
+///
+/// Any of them makes it resolve the zone again after a short quiet period (one rename makes several
+/// events) and call `onChange` only when the zone differs from the last one. Lives on the thread
+/// and main context that are thread-default when it is made (the agent's main loop); everything it
+/// attached is removed when it is released.
+final class TimeZoneWatcher {
+    /// The zone as last resolved, with where it came from.
+    private(set) var current: ResolvedLocalTimeZone
+
+    private let resolver: LocalTimeZoneResolver
+    private let log: AgentLog
+    private let onChange: (TimeZone) -> Void
+    /// The main context every source and callback of this watcher is attached to.
+    private let context: OpaquePointer
+    /// One monitor per watched directory, with the file names in it that matter.
+    private var directoryMonitors: [(monitor: UnsafeMutablePointer<GFileMonitor>, handler: gulong, names: Set<String>)] = []
+    /// The open mount table and the source polling it for POLLPRI.
+    private var mountTable: (descriptor: Int32, source: UnsafeMutablePointer<GSource>)?
+    /// The system bus connection and timedated subscription; a private connection (tests) is also closed.
+    private var systemBus: (connection: OpaquePointer, subscription: guint, isPrivate: Bool)?
+    /// The quiet-period timer of a check asked for by events, if one is pending.
+    private var pendingCheck: UnsafeMutablePointer<GSource>?
+    /// When the first event of the pending check arrived (monotonic microseconds).
+    private var firstPendingEvent: gint64 = 0
+
+    /// How long after the last event the zone is resolved: the events of one change arrive within
+    /// a few milliseconds of each other.
+    static let quietPeriodMilliseconds: gint64 = 50
+    /// The longest a check waits for events to stop, so a burst of unrelated mounts cannot delay it.
+    static let longestDelayMilliseconds: gint64 = 250
+
+    private static let timedatedName = "org.freedesktop.timedate1"
+
+    /// Resolves the zone now and starts watching. `onChange` gets each new zone on this thread's
+    /// main loop. `systemBusAddress` is `nil` for the system bus; tests pass a private bus's address.
+    init(resolver: LocalTimeZoneResolver = LocalTimeZoneResolver(), systemBusAddress: String? = nil, log: AgentLog, onChange: @escaping (TimeZone) -> Void) {
+        self.resolver = resolver
+        self.log = log
+        self.onChange = onChange
+        context = g_main_context_ref_thread_default()
+        current = resolver.resolve()
+        log.info("Local time zone: \(current).")
+        watchDirectories()
+        watchMountTable()
+        watchTimedated(systemBusAddress)
+    }
+
+    deinit {
+        if let pendingCheck { Self.discard(pendingCheck) }
+        for (monitor, handler, _) in directoryMonitors {
+            g_signal_handler_disconnect(monitor, handler)
+            g_file_monitor_cancel(monitor)
+            g_object_unref(monitor)
+        }
+        if let mountTable {
+            Self.discard(mountTable.source)
+            close(mountTable.descriptor)
+        }
+        if let systemBus {
+            g_dbus_connection_signal_unsubscribe(systemBus.connection, systemBus.subscription)
+            if systemBus.isPrivate { g_dbus_connection_close(systemBus.connection, nil, nil, nil) }
+            g_object_unref(UnsafeMutableRawPointer(systemBus.connection))
+        }
+        g_main_context_unref(context)
+    }
+
+    /// Resolves the zone at once and calls `onChange` if it changed; for callers that know the
+    /// world may have moved (a resume from sleep, the clock being set).
+    func checkNow() {
+        if let pendingCheck {
+            Self.discard(pendingCheck)
+            self.pendingCheck = nil
+        }
+        let resolved = resolver.resolve()
+        let previous = current
+        current = resolved
+        // TimeZone equality is by identifier, which for fixed offsets includes the offset.
+        guard resolved.timeZone != previous.timeZone else { return }
+        log.info("The local time zone changed from \(previous.timeZone.identifier) to \(resolved).")
+        onChange(resolved.timeZone)
+    }
+
+    // MARK: Events
+
+    /// Asks for a check once events have stopped for the quiet period (at most the longest delay
+    /// after the first).
+    private func scheduleCheck() {
+        let now = g_get_monotonic_time()
+        if let pendingCheck {
+            Self.discard(pendingCheck)
+        } else {
+            firstPendingEvent = now
+        }
+        let due = min(now + Self.quietPeriodMilliseconds * 1000, firstPendingEvent + Self.longestDelayMilliseconds * 1000)
+        let source = g_timeout_source_new(guint(max(0, due - now) / 1000))!
+        g_source_set_callback(source, { userData in
+            let watcher = Unmanaged<TimeZoneWatcher>.fromOpaque(userData!).takeUnretainedValue()
+            // The source is being dispatched: GLib holds it until this returns, so only our reference goes.
+            if let pending = watcher.pendingCheck { g_source_unref(pending) }
+            watcher.pendingCheck = nil
+            watcher.checkNow()
+            return SourceResult.remove
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        g_source_attach(source, context)
+        pendingCheck = source
+    }
+
+    /// A file in a watched directory changed; only the resolver's files matter.
+    private func fileEvent(in monitor: UnsafeMutablePointer<GFileMonitor>, file: OpaquePointer?, otherFile: OpaquePointer?) {
+        guard let names = directoryMonitors.first(where: { $0.monitor == monitor })?.names else { return }
+        // A rename names the old file in `file` and the new one in `otherFile`.
+        if [file, otherFile].compactMap(Self.baseName).contains(where: names.contains) {
+            scheduleCheck()
+        }
+    }
+
+    /// timedated reported changed properties; only `Timezone` matters.
+    private func timedatedChanged(_ parameters: OpaquePointer) {
+        // (s interface, a{sv} changed, as invalidated); timedated may send either form.
+        guard String(cString: g_variant_get_type_string(parameters)) == "(sa{sv}as)" else { return }
+        let changed = Variant.child(parameters, 1)
+        let invalidated = Variant.child(parameters, 2)
+        defer {
+            g_variant_unref(changed)
+            g_variant_unref(invalidated)
+        }
+        let invalidatedNames = (0..<g_variant_n_children(invalidated)).map { Variant.string(in: invalidated, at: Int($0)) }
+        if Variant.dictionary(changed)["Timezone"] != nil || invalidatedNames.contains("Timezone") {
+            scheduleCheck()
+        }
+    }
+
+    // MARK: Sources
+
+    /// Monitors the directories holding the resolver's files, one monitor per directory.
+    private func watchDirectories() {
+        var namesByDirectory: [String: Set<String>] = [:]
+        for path in resolver.sourceFiles {
+            let url = URL(fileURLWithPath: path)
+            namesByDirectory[url.deletingLastPathComponent().path, default: []].insert(url.lastPathComponent)
+        }
+        for (directory, names) in namesByDirectory.sorted(by: { $0.key < $1.key }) {
+            let file = g_file_new_for_path(directory)
+            defer { g_object_unref(UnsafeMutableRawPointer(file)) }
+            let monitor: UnsafeMutablePointer<GFileMonitor>?
+            do {
+                monitor = try GLibError.check { g_file_monitor_directory(file, G_FILE_MONITOR_WATCH_MOVES, nil, $0) }
+            } catch {
+                log.warning("Cannot watch \(directory) for time zone changes (\(error.message)); a change there is noticed only when the agent restarts.")
+                continue
+            }
+            guard let monitor else { continue }
+            let changed: @convention(c) (UnsafeMutablePointer<GFileMonitor>?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, gpointer?) -> Void = { monitor, file, otherFile, _, userData in
+                Unmanaged<TimeZoneWatcher>.fromOpaque(userData!).takeUnretainedValue().fileEvent(in: monitor!, file: file, otherFile: otherFile)
+            }
+            let handler = g_signal_connect_data(monitor, "changed", unsafeBitCast(changed, to: GCallback.self), Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(0))
+            directoryMonitors.append((monitor, handler, names))
+        }
+    }
+
+    /// Wakes on every change of the mount table the resolver reads.
+    private func watchMountTable() {
+        let path = resolver.mountInfoPath
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            log.info("Cannot open \(path) (\(String(cString: strerror(errno)))); a file mounted over \(resolver.localtimePath) is noticed only when the agent restarts.")
+            return
+        }
+        // The kernel clears the event when poll() reports it, so nothing needs to be read.
+        let source = g_unix_fd_source_new(descriptor, GIOCondition(G_IO_PRI.rawValue | G_IO_ERR.rawValue))!
+        let mountsChanged: GUnixFDSourceFunc = { _, _, userData in
+            Unmanaged<TimeZoneWatcher>.fromOpaque(userData!).takeUnretainedValue().scheduleCheck()
+            return SourceResult.keep
+        }
+        g_source_set_callback(source, unsafeBitCast(mountsChanged, to: GSourceFunc.self), Unmanaged.passUnretained(self).toOpaque(), nil)
+        g_source_attach(source, context)
+        mountTable = (descriptor, source)
+    }
+
+    /// Subscribes to timedated's property changes on the system bus, if there is one.
+    private func watchTimedated(_ address: String?) {
+        let connection: OpaquePointer?
+        do {
+            connection = try GLibError.check { error in
+                if let address {
+                    let flags = GDBusConnectionFlags(G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+                    return g_dbus_connection_new_for_address_sync(address, flags, nil, nil, error)
+                }
+                return g_bus_get_sync(G_BUS_TYPE_SYSTEM, nil, error)
+            }
+        } catch {
+            log.info("No system bus (\(error.message)); time zone changes are noticed through \(resolver.localtimePath) and the mount table alone.")
+            return
+        }
+        guard let connection else { return }
+        // The shared system bus connection would otherwise end the agent if the bus went away.
+        g_dbus_connection_set_exit_on_close(connection, 0)
+        let subscription = g_dbus_connection_signal_subscribe(
+            connection, Self.timedatedName, "org.freedesktop.DBus.Properties", "PropertiesChanged",
+            "/org/freedesktop/timedate1", Self.timedatedName, G_DBUS_SIGNAL_FLAGS_NONE,
+            { _, _, _, _, _, parameters, userData in
+                Unmanaged<TimeZoneWatcher>.fromOpaque(userData!).takeUnretainedValue().timedatedChanged(parameters!)
+            },
+            Unmanaged.passUnretained(self).toOpaque(), nil)
+        systemBus = (connection, subscription, address != nil)
+    }
+
+    /// Removes a source from its context and drops this watcher's reference to it.
+    private static func discard(_ source: UnsafeMutablePointer<GSource>) {
+        g_source_destroy(source)
+        g_source_unref(source)
+    }
+
+    /// The last component of a `GFile`'s path.
+    private static func baseName(_ file: OpaquePointer?) -> String? {
+        guard let file, let name = g_file_get_basename(file) else { return nil }
+        defer { g_free(name) }
+        return String(cString: name)
+    }
+}
