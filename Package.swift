@@ -46,10 +46,11 @@ let package = Package(
         .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession"]),
         .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),
         .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore"]),
+        .target(name: "BusTestSupport", dependencies: ["GLibSupport", "CGLibNotify", "TocsinCore"], path: "Tests/Support/BusTestSupport"),
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibNotify", "TocsinCore"]),
-        .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLibNotify"]),
+        .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLibNotify", "BusTestSupport"]),
         .testTarget(name: "HeadlessSessionTests", dependencies: ["HeadlessSession"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "BusTestSupport", "GLibSupport", "CGLibNotify"]),
     ],
     swiftLanguageModes: [.v6]
 )

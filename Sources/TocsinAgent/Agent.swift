@@ -84,17 +84,13 @@ public final class Agent {
 
     /// Runs once the bus name is ours: only then can no other agent be ringing the same alarms.
     private func becomeReady() {
+        // Both watchers log what they find and what they lack.
         timeZoneWatcher = TimeZoneWatcher(log: log) { [unowned self] zone in adopt(timeZone: zone) }
-        log.info("Local times follow \(timeZoneWatcher.current).")
         adopt(timeZone: timeZoneWatcher.current.timeZone)
-        sleepWatcher = SleepWatcher(
-            log: log,
-            onSuspend: { [unowned self] in log.info("The machine is going to sleep.") },
-            onResume: { [unowned self] in
-                log.info("The machine woke up; handling everything that came due meanwhile.")
-                letTimePass()
-                timeZoneWatcher.checkNow()
-            })
+        sleepWatcher = SleepWatcher(log: log, onResume: { [unowned self] in
+            letTimePass()
+            timeZoneWatcher.checkNow()
+        })
         let currentZone = book.timeZone
         loadAlarms()
         // The zone may have changed while the agent was not running: move local alarms now,

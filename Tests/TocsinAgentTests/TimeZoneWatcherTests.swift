@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import GLibSupport
 import Testing
+import BusTestSupport
 import TocsinCore
 @testable import TocsinAgent
 
@@ -297,62 +298,5 @@ import TocsinCore
             #expect(fixture.log.all.filter { $0.contains("No system bus") }.count == 1)
             #expect(fixture.log.all.filter { $0.contains("tocsind[warning]") || $0.contains("tocsind[error]") }.isEmpty)
         }
-    }
-}
-
-/// A dbus-daemon of the test's own, standing in for the system bus.
-private struct PrivateBus {
-    let daemon: Process
-    let address: String
-
-    init() throws {
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1"]
-        let output = Pipe()
-        daemon.standardOutput = output
-        daemon.standardError = FileHandle.nullDevice  // "Failed to set fd limit", harmless
-        try daemon.run()
-        var line: [UInt8] = []
-        while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
-            line.append(byte)
-        }
-        address = String(decoding: line, as: UTF8.self)
-        guard !address.isEmpty else { throw GLibError(message: "dbus-daemon printed no address") }
-    }
-
-    func stop() {
-        // SIGKILL: a child spawned from a test's worker thread inherits its blocked SIGTERM.
-        kill(daemon.processIdentifier, SIGKILL)
-        daemon.waitUntilExit()
-    }
-
-    /// A new connection to the bus; the caller unrefs it.
-    func connect() throws -> OpaquePointer {
-        let flags = GDBusConnectionFlags(G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        let connection = try GLibError.check { g_dbus_connection_new_for_address_sync(address, flags, nil, nil, $0) }
-        return try #require(connection)
-    }
-
-    static func requestName(_ name: String, on connection: OpaquePointer) throws {
-        let reply = try GLibError.check {
-            g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-                                        Variant.tuple([g_variant_new_string(name), g_variant_new_uint32(4)]), nil,
-                                        G_DBUS_CALL_FLAGS_NONE, 5000, nil, $0)
-        }
-        if let reply { g_variant_unref(reply) }
-    }
-
-    static func emitTimezoneChanged(on connection: OpaquePointer, zone: String) throws {
-        try emitPropertiesChanged(on: connection, changed: ["Timezone": .string(zone)])
-    }
-
-    static func emitPropertiesChanged(on connection: OpaquePointer, changed: [String: WireValue]) throws {
-        let noneInvalidated = g_variant_new_array(Variant.type("s"), nil, 0)!
-        _ = try GLibError.check {
-            g_dbus_connection_emit_signal(connection, nil, "/org/freedesktop/timedate1", "org.freedesktop.DBus.Properties", "PropertiesChanged",
-                                          Variant.tuple([g_variant_new_string("org.freedesktop.timedate1"), Variant.make(dictionary: changed), noneInvalidated]), $0)
-        }
-        g_dbus_connection_flush_sync(connection, nil, nil)
     }
 }

@@ -1,0 +1,136 @@
+import BusTestSupport
+import CGLibNotify
+import Foundation
+import HeadlessSession
+import Testing
+
+/// The agent follows the machine's time zone as it changes, and handles what came due while the
+/// machine slept, at once on resume.
+@Suite(.serialized) struct TimeChangeTests {
+    /// Runs the agent in a private mount namespace, so the test can bind-mount another zone over
+    /// /etc/localtime for the agent alone: the host's clock and zone are never touched.
+    @Test func localAlarmsMoveWhenTheTimeZoneChanges() throws {
+        let unshare = try #require(["/usr/bin/unshare", "/bin/unshare"].first { FileManager.default.isExecutableFile(atPath: $0) }, "unshare is missing (util-linux)")
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: unshare)
+        probe.arguments = ["--mount", "--propagation", "private", "true"]
+        try probe.run()
+        probe.waitUntilExit()
+        try #require(probe.terminationStatus == 0, "this test needs `unshare --mount` (run as root), which failed here")
+
+        let session = try HeadlessSession(label: "tzchange")
+        defer { session.stop() }
+        let state = session.directory.appendingPathComponent("state")
+        let trigger = session.directory.appendingPathComponent("switch-zone")
+        try #require(mkfifo(trigger.path, 0o600) == 0)
+        // The agent runs inside the namespace; the shell bind-mounts Tokyo over /etc/localtime
+        // when the test writes to the fifo. TZ is cleared so /etc/localtime decides.
+        let script = """
+            unset TZ
+            "$1" --state-dir "$2" &
+            agent=$!
+            read _ < "$3"
+            mount --bind /usr/share/zoneinfo/Asia/Tokyo /etc/localtime
+            wait $agent
+            """
+        let agent = try session.launch(URL(fileURLWithPath: unshare),
+                                       ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                                        try AgentSession.binary("tocsind").path, state.path, trigger.path])
+        defer { agent.terminate() }
+        let tocsin = try AgentSession.binary("tocsin")
+        func run(_ arguments: String...) throws -> CommandResult { try session.run(tocsin, arguments, extraEnvironment: ["TZ": "UTC"]) }
+        func alarms() throws -> [[String: Any]] {
+            try #require(JSONSerialization.jsonObject(with: Data(try run("list", "--json").stdout.utf8)) as? [[String: Any]])
+        }
+        var answered = false
+        for _ in 0..<200 where !answered {
+            answered = try run("list").status == 0
+            if !answered { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        try #require(answered, "the agent did not start: \(agent.standardError())")
+        let status = try run("status", "--json")
+        let zoneBefore = (try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["time-zone"] as? String
+        #expect(zoneBefore != "Asia/Tokyo")
+
+        // The CLI runs in UTC; the agent reads the same times in its own zone. Set alarms through
+        // D-Bus keys that do not depend on the CLI's zone: a date and time, a daily time, an instant.
+        let tomorrow = Date().addingTimeInterval(86_400).formatted(.iso8601.year().month().day())
+        let local = try run("alarm", "07:00", "--date", tomorrow, "--title", "Local")
+        let daily = try run("alarm", "23:00", "--repeat", "daily", "--title", "Daily")
+        let fixedInstant = Date().addingTimeInterval(3 * 86_400)
+        let fixed = try run("alarm", fixedInstant.formatted(.iso8601), "--title", "Fixed")
+        for result in [local, daily, fixed] { try #require(result.status == 0, "\(result)") }
+        let timer = try run("timer", "10m", "--title", "Tea")
+        try #require(timer.status == 0)
+        let before = Dictionary(uniqueKeysWithValues: try alarms().map { ($0.string("title") ?? "", $0.number("fire-time") ?? 0) })
+
+        let watch = try session.launch(tocsin, ["watch", "--json"])
+        Thread.sleep(forTimeInterval: 0.3)
+        let switched = Date()
+        try "go\n".write(to: trigger, atomically: false, encoding: .utf8)
+
+        let moved = { (title: String) in (try? alarms().first { $0.string("title") == title }?.number("fire-time")) ?? nil }
+        var waited = 0.0
+        while moved("Local") == before["Local"] && waited < 3 {
+            Thread.sleep(forTimeInterval: 0.02)
+            waited += 0.02
+        }
+        let noticedAfter = Date().timeIntervalSince(switched)
+        #expect(noticedAfter < 1, "the zone change was noticed after \(noticedAfter) s")
+        let after = Dictionary(uniqueKeysWithValues: try alarms().map { ($0.string("title") ?? "", $0.number("fire-time") ?? 0) })
+        let zoneDifference = Double(TimeZone(identifier: "Asia/Tokyo")!.secondsFromGMT() - TimeZone(identifier: zoneBefore ?? "UTC")!.secondsFromGMT())
+        // 07:00 tomorrow in Tokyo comes nine hours sooner than 07:00 tomorrow in UTC.
+        #expect(after["Local"] == before["Local"].map { $0 - zoneDifference }, "Local: \(String(describing: before["Local"])) → \(String(describing: after["Local"]))")
+        #expect(after["Fixed"] == before["Fixed"], "a fixed instant must not move")
+        #expect(after["Tea"] == before["Tea"], "a timer must not move")
+        #expect(after["Daily"] != before["Daily"], "the daily local alarm did not move")
+        let status2 = try run("status", "--json")
+        #expect((try JSONSerialization.jsonObject(with: Data(status2.stdout.utf8)) as? [String: Any])?["time-zone"] as? String == "Asia/Tokyo")
+        Thread.sleep(forTimeInterval: 0.3)
+        watch.terminate()
+        #expect(watch.standardOutput().components(separatedBy: "\"event\":\"rescheduled\"").count - 1 == 2, "\(watch.standardOutput())")
+        // The live countdown shows its end time in the new zone.
+        let teaEnd = Date(timeIntervalSince1970: try #require(after["Tea"]))
+        var tokyo = Date.FormatStyle(date: .omitted, time: .shortened, timeZone: TimeZone(identifier: "Asia/Tokyo")!)
+        tokyo.calendar = Calendar(identifier: .gregorian)
+        let endInTokyo = teaEnd.formatted(tokyo)
+        let updated = try session.waitForNotification(timeout: .seconds(3)) { $0.summary == "Tea" && $0.receivedAt > switched && $0.body.contains("ends \(endInTokyo)") }
+        #expect(updated.body.contains(endInTokyo))
+        #expect(agent.standardError().contains("The time zone is now Asia/Tokyo"), "\(agent.standardError())")
+    }
+
+    /// A stand-in logind on a private "system bus" tells the agent the machine slept; the agent
+    /// itself is frozen meanwhile, like a suspended machine.
+    @Test func alarmsDueDuringSleepAreHandledAtOnceOnResumeWithoutAStaleBurst() throws {
+        let systemBus = try PrivateBus()
+        defer { systemBus.stop() }
+        let logind = try systemBus.connect()
+        try PrivateBus.requestName("org.freedesktop.login1", on: logind)
+        let fixture = try AgentSession("sleep", agentEnvironment: ["DBUS_SYSTEM_BUS_ADDRESS": systemBus.address])
+        var ids: [String] = []
+        for index in 0..<3 {
+            ids.append(try fixture.setAlarm(AgentSession.instant(in: 2 + Double(index) * 0.5).text, "--title", "Stale \(index)", "--late-limit", "1s"))
+        }
+        let fresh = try fixture.setAlarm(AgentSession.instant(in: 2.5).text, "--title", "Fresh", "--late-limit", "1h")
+
+        try PrivateBus.emitPrepareForSleep(on: logind, start: true)
+        Thread.sleep(forTimeInterval: 0.2)
+        fixture.agent.kill(signal: SIGSTOP)
+        Thread.sleep(forTimeInterval: 5)
+        let resumed = Date()
+        fixture.agent.kill(signal: SIGCONT)
+        try PrivateBus.emitPrepareForSleep(on: logind, start: false)
+
+        let freshAlert = try fixture.waitForNotification(titled: "Fresh", timeout: .seconds(3)) { $0.urgency == 2 }
+        #expect(freshAlert.receivedAt.timeIntervalSince(resumed) < 0.5, "the alarm within its late limit rang \(freshAlert.receivedAt.timeIntervalSince(resumed)) s after resume")
+        for index in 0..<3 {
+            _ = try fixture.session.waitForNotification(timeout: .seconds(3)) { $0.summary.hasPrefix("Missed: Stale \(index) (") }
+            #expect(fixture.notifications(titled: "Stale \(index)").isEmpty, "a stale alarm showed its alert")
+        }
+        #expect(fixture.eventually(timeout: 3) { fixture.agentLog.contains("The machine woke from sleep") }, "\(fixture.agentLog)")
+        #expect(fixture.agentLog.contains("The machine is going to sleep."))
+        #expect(try fixture.alarms().compactMap { $0.string("id") } == [fresh], "only the ringing alarm is left")
+        #expect(try fixture.tocsin("stop", fresh).status == 0)
+        g_object_unref(UnsafeMutableRawPointer(logind))
+    }
+}
