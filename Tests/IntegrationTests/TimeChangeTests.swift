@@ -134,3 +134,48 @@ import Testing
         g_object_unref(UnsafeMutableRawPointer(logind))
     }
 }
+
+/// Setting the system clock: timers keep their remaining time, alarms keep their wall-clock time.
+/// The test moves the machine's clock forward by 30 s and back again (needs CAP_SYS_TIME, which
+/// root has); everything on the machine sees the jump for a moment, so it is kept short.
+@Suite(.serialized) struct ClockChangeTests {
+    /// Sets the wall clock by `offset` seconds with `date -s`, as an administrator would.
+    private static func moveClock(by offset: Double) throws {
+        let target = Date().timeIntervalSince1970 + offset
+        let date = Process()
+        date.executableURL = URL(fileURLWithPath: "/bin/date")
+        date.arguments = ["-s", String(format: "@%.6f", target)]
+        date.standardOutput = FileHandle.nullDevice
+        try date.run()
+        date.waitUntilExit()
+        try #require(date.terminationStatus == 0, "setting the clock failed (this test needs CAP_SYS_TIME)")
+    }
+
+    @Test func timersKeepTheirRemainingTimeAndAlarmsTheirWallClockTime() throws {
+        let fixture = try AgentSession("clockset")
+        let timer = try fixture.startTimer("10m", "--title", "Timer")
+        let (alarmDue, alarmText) = AgentSession.instant(in: 3600)
+        let alarm = try fixture.setAlarm(alarmText, "--title", "Alarm")
+        let timerBefore = try #require(try fixture.alarm(timer)?.number("fire-time"))
+
+        try Self.moveClock(by: 30)
+        var restored = false
+        defer { if !restored { try? Self.moveClock(by: -30) } }
+        let shifted = fixture.eventually(timeout: 3) {
+            ((try? fixture.alarm(timer)?.number("fire-time")) ?? nil).map { abs($0 - (timerBefore + 30)) < 0.5 } == true
+        }
+        let alarmAfter = try fixture.alarm(alarm)?.number("fire-time")
+        let log = fixture.agentLog
+        try Self.moveClock(by: -30)
+        restored = true
+
+        #expect(shifted, "the timer did not move with the clock: \(log)")
+        // The instant went through ISO 8601 text with milliseconds.
+        #expect(alarmAfter.map { abs($0 - alarmDue.timeIntervalSince1970) < 0.001 } == true, "the alarm at a wall-clock instant moved: \(String(describing: alarmAfter))")
+        #expect(log.contains("The system clock was set forward by 30 s"), "\(log)")
+        // And back: the timer returns to where it was.
+        #expect(fixture.eventually(timeout: 3) {
+            ((try? fixture.alarm(timer)?.number("fire-time")) ?? nil).map { abs($0 - timerBefore) < 0.5 } == true
+        })
+    }
+}
