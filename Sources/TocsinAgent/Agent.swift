@@ -43,6 +43,7 @@ public final class Agent {
     private var wakeTimer: WakeTimer!
     private var timeZoneWatcher: TimeZoneWatcher!
     private var sleepWatcher: SleepWatcher!
+    private var serverMonitor: NotificationServerMonitor!
     private var isReady = false
     private var exitStatus: Int32 = 0
     /// The seconds each countdown notification shows, so it is updated only when they change.
@@ -102,7 +103,13 @@ public final class Agent {
         presenter = NotificationPresenter(appName: "Tocsin", log: log)
         presenter.onAction = { [unowned self] id, key in buttonPressed(key, on: id) }
         presenter.onDismissed = { [unowned self] id in notificationDismissed(id) }
+        serverMonitor = NotificationServerMonitor(log: log)
+        serverMonitor.onChange = { [unowned self] in notificationServerChanged() }
         ringer = Ringer(log: log)
+        ringer.onSoundProblemChange = { [unowned self] in
+            contentWriter.soundProblem = ringer.soundProblem
+            refreshAll(where: { $0.state.name == .alerting })
+        }
         hookRunner = HookRunner(log: log, timeLimit: configuration.hookTimeLimit)
         isReady = true
         let now = Date()
@@ -141,7 +148,7 @@ public final class Agent {
     private func adopt(timeZone zone: TimeZone) {
         // What was already due rings (or is missed) as it was, before anything moves.
         letTimePass()
-        contentWriter = NotificationContentWriter(timeZone: zone)
+        contentWriter.timeZone = zone
         let now = Date()
         let moved = book.changeTimeZone(to: zone, now: now)
         guard isReady else { return }
@@ -247,6 +254,7 @@ public final class Agent {
             switch event.kind {
             case .fired:
                 ringer.ring(alarm.id, sound: alarm.sound)
+                warnIfAlertIsHidden(alarm)
             case .snoozed, .stopped, .cancelled, .secondary, .unacknowledged, .missed:
                 ringer.silence(alarm.id)
             case .scheduled, .preAlert, .rescheduled, .paused, .resumed:
@@ -289,6 +297,30 @@ public final class Agent {
             shownSeconds[alarm.id] = CountdownClock.displayedSeconds(remaining: phase.remaining(at: now))
         } else {
             shownSeconds[alarm.id] = nil
+        }
+    }
+
+    /// The notification server changed, or what it can do: show everything again for it.
+    private func notificationServerChanged() {
+        presenter.serverCapabilities = serverMonitor.server?.capabilities ?? []
+        refreshAll(where: { _ in true })
+    }
+
+    /// Shows again every alarm that matches `condition` (after something about showing changed).
+    private func refreshAll(where condition: (Alarm) -> Bool) {
+        guard isReady else { return }
+        let now = Date()
+        for alarm in book.alarms where condition(alarm) && alarm.state.name != .scheduled {
+            present(alarm, now: now)
+        }
+    }
+
+    /// Do-not-disturb modes that hide even critical alerts do not stop the ring; say so where the
+    /// user will look, and how to stop it.
+    private func warnIfAlertIsHidden(_ alarm: Alarm) {
+        serverMonitor.refresh()
+        if case .on(true, let how) = serverMonitor.doNotDisturb {
+            log.warning("“\(alarm.title)” is ringing, but its alert is hidden (\(how)). Stop it with “tocsin stop”.")
         }
     }
 
@@ -402,6 +434,21 @@ extension Agent: AlarmsServiceHandler {
             .alarmCount: .integer(Int64(book.count)),
             .ringing: .string(ringer.ringingAlarms.map { $0.uuidString.lowercased() }.joined(separator: ",")),
         ]
+        if let server = serverMonitor.server {
+            status[.notificationServer] = .string("\(server.name) \(server.version)")
+            status[.notificationActions] = .bool(server.showsActions)
+            status[.notificationProgress] = .bool(server.showsProgress)
+        }
+        switch serverMonitor.doNotDisturb {
+        case .unknown: status[.doNotDisturb] = .string("unknown")
+        case .off: status[.doNotDisturb] = .string("off")
+        case .on(let hidesAlerts, let how):
+            status[.doNotDisturb] = .string("on")
+            status[.doNotDisturbHidesAlerts] = .bool(hidesAlerts)
+            status[.doNotDisturbMechanism] = .string(how)
+        }
+        status[.soundProblem] = ringer.soundProblem.map(WireValue.string)
+        status[.alarmSoundInstalled] = .bool(SoundCheck.problem(with: .themeEvent(AlarmSound.standardEventID)) == nil)
         switch wakeTimer.availability {
         case .available:
             status[.canWakeSystem] = .bool(true)

@@ -17,7 +17,10 @@ final class NotificationPresenter {
     private let log: AgentLog
     private var notifications: [UUID: UnsafeMutablePointer<NotifyNotification>] = [:]
     private var serverFailing = false
-    private lazy var serverReadsMarkup: Bool = serverCapabilities().contains("body-markup")
+    /// What the current notification server can do (`NotificationServerMonitor` keeps it up to
+    /// date): servers that read markup get bodies escaped, servers without buttons get the
+    /// command-line hint instead.
+    var serverCapabilities: Set<String> = ["actions", "body-markup"]
 
     /// Reason code the Notifications spec gives a notification the user dismissed.
     private static let dismissedByUser: gint = 2
@@ -73,7 +76,11 @@ final class NotificationPresenter {
     }
 
     private func apply(_ content: NotificationContent, to notification: UnsafeMutablePointer<NotifyNotification>) {
-        notify_notification_update(notification, content.summary, bodyText(content.body), nil)
+        var body = content.body
+        if !serverCapabilities.contains("actions"), !content.actions.isEmpty, let hint = content.commandLineHint {
+            body += "\n" + hint
+        }
+        notify_notification_update(notification, content.summary, bodyText(body), nil)
         notify_notification_clear_hints(notification)
         notify_notification_clear_actions(notification)
         notify_notification_set_urgency(notification, NotifyUrgency(rawValue: UInt32(content.urgency.rawValue)))
@@ -112,23 +119,9 @@ final class NotificationPresenter {
     /// The body as the server should receive it: servers that read markup get it escaped, so a
     /// title such as "<b>Tea</b>" is shown as written.
     private func bodyText(_ text: String) -> String {
-        guard serverReadsMarkup, let escaped = g_markup_escape_text(text, -1) else { return text }
+        guard serverCapabilities.contains("body-markup"), let escaped = g_markup_escape_text(text, -1) else { return text }
         defer { g_free(escaped) }
         return String(cString: escaped)
-    }
-
-    private func serverCapabilities() -> Set<String> {
-        var capabilities: Set<String> = []
-        var node = notify_get_server_caps()
-        let list = node
-        while let current = node {
-            if let data = current.pointee.data {
-                capabilities.insert(String(cString: data.assumingMemoryBound(to: CChar.self)))
-            }
-            node = current.pointee.next
-        }
-        g_list_free_full(list, g_free)
-        return capabilities
     }
 
     private func alarmID(of notification: UnsafeMutablePointer<NotifyNotification>?) -> UUID? {

@@ -20,7 +20,13 @@ final class Ringer {
     private var playback: (playID: UInt32, alarmID: UUID, sound: AlarmSound)?
     private var nextPlayID: UInt32 = 1
     private var retry: TimeoutHandle?
-    private var soundServerFailing = false
+    /// Why no sound can be played, while that is so; shown in ringing notifications and by
+    /// `tocsin doctor`.
+    private(set) var soundProblem: String? {
+        didSet { if soundProblem != oldValue { onSoundProblemChange() } }
+    }
+    /// Called when `soundProblem` appears or clears.
+    var onSoundProblemChange: () -> Void = {}
 
     /// How long to wait before trying again when no sound could be played.
     private static let retryDelay: Double = 1
@@ -37,12 +43,13 @@ final class Ringer {
             }
         }
         player = SoundPlayer(
-            onStartFailed: { playID, result in onMainLoop { $0.startFailed(playID, result: result) } },
+            onStarted: { playID, result in onMainLoop { $0.started(playID, result: result) } },
             onFinished: { playID, result in onMainLoop { $0.playbackEnded(playID, result: result) } })
         player.open { result in
             guard result != 0 else { return }
             onMainLoop { ringer in
-                ringer.reportSoundFailure("Cannot reach a sound server (\(SoundPlayer.describe(result))); alarms will ring as soon as one appears.")
+                ringer.reportSoundFailure("Cannot reach a sound server (\(SoundPlayer.describe(result))); alarms will ring as soon as one appears.",
+                                          problem: "no sound server reachable (\(SoundPlayer.describe(result)))")
             }
         }
     }
@@ -85,8 +92,15 @@ final class Ringer {
         player.play(playID, properties: properties)
     }
 
-    private func startFailed(_ playID: UInt32, result: Int32) {
+    private func started(_ playID: UInt32, result: Int32) {
         guard let playback, playback.playID == playID else { return }
+        if result == 0 {
+            if soundProblem != nil {
+                soundProblem = nil
+                log.info("The sound server plays again.")
+            }
+            return
+        }
         self.playback = nil
         if result == SoundPlayer.notFound && playback.sound != .standard {
             log.warning("The sound “\(playback.sound.description)” was not found; ringing the default alarm sound instead.")
@@ -96,7 +110,8 @@ final class Ringer {
             playNext()
             return
         }
-        reportSoundFailure("Could not play the alarm sound: \(SoundPlayer.describe(result)). Trying again every second while the alarm rings.")
+        reportSoundFailure("Could not play the alarm sound: \(SoundPlayer.describe(result)). Trying again every second while the alarm rings.",
+                           problem: "the sound could not be played (\(SoundPlayer.describe(result))); retrying")
         scheduleRetry()
     }
 
@@ -105,13 +120,10 @@ final class Ringer {
         guard let playback, playback.playID == playID else { return }  // cancelled or superseded
         self.playback = nil
         if result == 0 || result == SoundPlayer.cancelled {
-            if soundServerFailing {
-                soundServerFailing = false
-                log.info("The sound server plays again.")
-            }
             playNext()  // loop the sound while the alarm rings
         } else {
-            reportSoundFailure("The alarm sound stopped: \(SoundPlayer.describe(result)). Trying again every second while the alarm rings.")
+            reportSoundFailure("The alarm sound stopped: \(SoundPlayer.describe(result)). Trying again every second while the alarm rings.",
+                               problem: "the sound device went away (\(SoundPlayer.describe(result))); retrying")
             player.reset()
             scheduleRetry()
         }
@@ -125,8 +137,8 @@ final class Ringer {
         }
     }
 
-    private func reportSoundFailure(_ message: String) {
-        if !soundServerFailing { log.warning(message) }
-        soundServerFailing = true
+    private func reportSoundFailure(_ message: String, problem: String) {
+        if soundProblem == nil { log.warning(message) }
+        soundProblem = problem
     }
 }

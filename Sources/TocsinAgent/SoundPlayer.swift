@@ -14,12 +14,13 @@ final class SoundPlayer: @unchecked Sendable {
 
     private let queue = DispatchQueue(label: "io.github.tocsin.sound")
     private var context: OpaquePointer?
-    private let onStartFailed: Report
+    private let onStarted: Report
     private let onFinished: Report
 
-    /// A player; `onStartFailed` and `onFinished` are called on the player's thread.
-    init(onStartFailed: @escaping Report, onFinished: @escaping Report) {
-        self.onStartFailed = onStartFailed
+    /// A player; `onStarted` (0, or why it could not start) and `onFinished` are called on the
+    /// player's thread.
+    init(onStarted: @escaping Report, onFinished: @escaping Report) {
+        self.onStarted = onStarted
         self.onFinished = onFinished
     }
 
@@ -42,10 +43,8 @@ final class SoundPlayer: @unchecked Sendable {
                 result = ca_context_play_full(context, playID, proplist, Self.finished, Unmanaged.passUnretained(self).toOpaque())
                 ca_proplist_destroy(proplist)
             }
-            if result != 0 {
-                if Self.connectionIsBroken(result) { dropContext() }
-                onStartFailed(playID, result)
-            }
+            if result != 0 && Self.connectionIsBroken(result) { dropContext() }
+            onStarted(playID, result)
         }
     }
 

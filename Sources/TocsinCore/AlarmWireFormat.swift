@@ -24,6 +24,10 @@ public enum AlarmWireFormat {
     public enum StatusKey: String, CaseIterable, Sendable {
         case version, timeZone = "time-zone", canWakeSystem = "can-wake-system", wakeProblem = "wake-problem"
         case stateFile = "state-file", stateWritable = "state-writable", alarmCount = "alarm-count", ringing
+        case notificationServer = "notification-server", notificationActions = "notification-actions"
+        case notificationProgress = "notification-progress", doNotDisturb = "do-not-disturb"
+        case doNotDisturbHidesAlerts = "do-not-disturb-hides-alerts", doNotDisturbMechanism = "do-not-disturb-mechanism"
+        case soundProblem = "sound-problem", alarmSoundInstalled = "alarm-sound-installed"
     }
 
     // MARK: Requests

@@ -38,15 +38,20 @@ public struct NotificationContent: Sendable, Equatable {
     public var urgency: Urgency
     /// Stays on screen until Tocsin removes it (never expires, `resident` set).
     public var isPersistent: Bool
+    /// What to type instead of pressing the buttons ("Stop: tocsin stop 3f2b8c1e"), shown by
+    /// servers that draw no buttons.
+    public var commandLineHint: String?
 
     /// Creates a notification's content.
-    public init(summary: String, body: String, progress: Int? = nil, actions: [Action] = [], urgency: Urgency = .normal, isPersistent: Bool) {
+    public init(summary: String, body: String, progress: Int? = nil, actions: [Action] = [], urgency: Urgency = .normal,
+                isPersistent: Bool, commandLineHint: String? = nil) {
         self.summary = summary
         self.body = body
         self.progress = progress
         self.actions = actions
         self.urgency = urgency
         self.isPersistent = isPersistent
+        self.commandLineHint = commandLineHint
     }
 }
 
@@ -57,6 +62,9 @@ public struct NotificationContentWriter: Sendable {
     public var timeZone: TimeZone
     /// The locale for times of day (12- or 24-hour clock).
     public var locale: Locale
+    /// Why no sound can be played right now, if so: ringing notifications say it, so a user who
+    /// sees the alert knows it is silent.
+    public var soundProblem: String?
 
     /// Creates a writer for times in `timeZone`, written for `locale`.
     public init(timeZone: TimeZone = .current, locale: Locale = .current) {
@@ -74,7 +82,8 @@ public struct NotificationContentWriter: Sendable {
                 body: "\(DurationFormat.clock(seconds: remaining)) remaining · ends \(timeOfDay(phase.fireDate))",
                 progress: alarm.percentElapsed(at: now),
                 actions: [.init(.pause, label: "Pause"), .init(.cancel, label: "Cancel")],
-                isPersistent: true
+                isPersistent: true,
+                commandLineHint: "Pause: tocsin pause \(Self.shortID(alarm)) · cancel: tocsin cancel \(Self.shortID(alarm))"
             )
         case .paused(let phase):
             let remaining = CountdownClock.displayedSeconds(remaining: phase.remaining)
@@ -83,7 +92,8 @@ public struct NotificationContentWriter: Sendable {
                 body: "Paused · \(DurationFormat.clock(seconds: remaining)) remaining",
                 progress: alarm.percentElapsed(at: now),
                 actions: [.init(.resume, label: "Resume"), .init(.cancel, label: "Cancel")],
-                isPersistent: true
+                isPersistent: true,
+                commandLineHint: "Resume: tocsin resume \(Self.shortID(alarm)) · cancel: tocsin cancel \(Self.shortID(alarm))"
             )
         case .alerting(let since):
             var actions = [NotificationContent.Action(.stop, label: "Stop")]
@@ -96,10 +106,11 @@ public struct NotificationContentWriter: Sendable {
             }
             return NotificationContent(
                 summary: alarm.title,
-                body: body,
+                body: soundProblem.map { body + "\nNo sound: \($0)" } ?? body,
                 actions: actions,
                 urgency: .critical,
-                isPersistent: true
+                isPersistent: true,
+                commandLineHint: "Stop: tocsin stop" + (alarm.secondaryButton?.behavior == .countdown ? " · snooze: tocsin snooze" : "")
             )
         case .scheduled:
             return nil
@@ -138,6 +149,10 @@ public struct NotificationContentWriter: Sendable {
         var style = Date.FormatStyle(locale: locale, timeZone: timeZone).weekday(.abbreviated).day().month(.abbreviated)
         style.calendar = Calendar(identifier: .gregorian)
         return date.formatted(style)
+    }
+
+    private static func shortID(_ alarm: Alarm) -> String {
+        String(alarm.id.uuidString.lowercased().prefix(8))
     }
 
     /// A time of day as the locale writes it ("14:03" or "2:03 PM").

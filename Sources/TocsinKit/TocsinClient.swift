@@ -79,6 +79,25 @@ public final class TocsinClient {
         return Variant.dictionary(dictionary)
     }
 
+    /// Whether the session bus can start the agent on demand (its D-Bus activation file is installed).
+    public func agentIsActivatable() -> Bool {
+        var error: UnsafeMutablePointer<GError>?
+        guard let reply = g_dbus_connection_call_sync(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListActivatableNames",
+            nil, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error) else {
+            if let error { g_error_free(error) }
+            return false
+        }
+        defer { g_variant_unref(reply) }
+        let names = Variant.child(reply, 0)
+        defer { g_variant_unref(names) }
+        return (0..<g_variant_n_children(names)).contains { index in
+            let name = g_variant_get_child_value(names, index)!
+            defer { g_variant_unref(name) }
+            return String(cString: g_variant_get_string(name, nil)) == AlarmsInterface.busName
+        }
+    }
+
     /// Calls `handler` on the main loop for every change the agent announces, from now on, across
     /// agent restarts. The caller must run a GLib main loop (`MainLoop().run()`).
     public func watch(_ handler: @escaping (AlarmChange) -> Void) {

@@ -18,9 +18,20 @@ enum ListCommand: Command {
     static func run(_ arguments: [String]) throws(CommandError) {
         let parsed = try ParsedArguments(arguments, command: name, flags: ["--json"])
         try parsed.expectPositionals([], command: name)
+        let client: TocsinClient
         let alarms: [Alarm]
-        do { alarms = try TocsinClient().alarms() } catch { throw CommandError(error) }
+        do {
+            client = try TocsinClient()
+            alarms = try client.alarms()
+        } catch {
+            throw CommandError(error)
+        }
         let now = Date()
+        let ringing = alarms.filter { $0.state.name == .alerting }
+        if !ringing.isEmpty, let hiddenBy = try? hiddenAlertsReason(client) {
+            // Alerts are invisible on screen: the list is where the user finds what rings.
+            Output.note("Ringing with its alert hidden (\(hiddenBy)): \(ringing.map { "“\($0.title)” (\(AlarmText.shortID($0.id)))" }.joined(separator: ", ")). Stop with “tocsin stop”.")
+        }
         if parsed.flags.contains("--json") {
             print(AlarmText.json(alarms.map { AlarmText.jsonObject($0, at: now) }))
         } else if alarms.isEmpty {
@@ -29,6 +40,14 @@ enum ListCommand: Command {
             print(AlarmText.table(alarms, at: now))
         }
     }
+}
+
+/// Why alerts are hidden right now (a do-not-disturb that hides even critical alerts), or `nil`.
+private func hiddenAlertsReason(_ client: TocsinClient) throws(TocsinClientError) -> String? {
+    let status = try client.status()
+    guard status[AlarmWireFormat.StatusKey.doNotDisturbHidesAlerts.rawValue] == .bool(true),
+          case .string(let mechanism)? = status[AlarmWireFormat.StatusKey.doNotDisturbMechanism.rawValue] else { return nil }
+    return mechanism
 }
 
 /// `tocsin show ID`: everything about one alarm.

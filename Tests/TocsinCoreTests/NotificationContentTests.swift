@@ -7,6 +7,20 @@ struct NotificationContentTests {
     /// Times of day in UTC, British English (24-hour clock).
     let writer = NotificationContentWriter(timeZone: TimeZone(identifier: "UTC")!, locale: Locale(identifier: "en_GB"))
 
+    /// The id prefix the command-line hints use.
+    static func short(_ alarm: Alarm) -> String { String(alarm.id.uuidString.lowercased().prefix(8)) }
+
+    @Test("A ringing alert says when no sound can be played; Stop alone hints at Stop alone")
+    func soundProblemAndStopOnlyHint() throws {
+        var silent = writer
+        silent.soundProblem = "no sound server reachable (Not available)"
+        let alarm = Fixture.alarm(state: .alerting(since: at(60)))
+        let content = try #require(silent.liveActivity(for: alarm, at: at(61)))
+        #expect(content.body.hasSuffix("\nNo sound: no sound server reachable (Not available)"), "\(content.body)")
+        #expect(content.commandLineHint == "Stop: tocsin stop")
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(61))).body.contains("No sound") == false)
+    }
+
     @Test("Counting down: time left, end time, progress, Pause + Cancel, persistent, normal urgency")
     func countdown() throws {
         let alarm = Fixture.alarm(duration: 180) // t0 = 08:00:00 UTC, ends 08:03
@@ -17,7 +31,8 @@ struct NotificationContentTests {
             progress: 25,
             actions: [NotificationContent.Action(key: "pause", label: "Pause"), NotificationContent.Action(key: "cancel", label: "Cancel")],
             urgency: .normal,
-            isPersistent: true
+            isPersistent: true,
+            commandLineHint: "Pause: tocsin pause \(Self.short(alarm)) · cancel: tocsin cancel \(Self.short(alarm))"
         ))
     }
 
@@ -45,7 +60,8 @@ struct NotificationContentTests {
             body: "Paused · 0:50 remaining",
             progress: 17,
             actions: [NotificationContent.Action(.resume, label: "Resume"), NotificationContent.Action(.cancel, label: "Cancel")],
-            isPersistent: true
+            isPersistent: true,
+            commandLineHint: "Resume: tocsin resume \(Self.short(alarm)) · cancel: tocsin cancel \(Self.short(alarm))"
         ))
         #expect(content.urgency == .normal)
     }
@@ -91,7 +107,8 @@ struct NotificationContentTests {
         #expect(content == NotificationContent(
             summary: "Wake up", body: body,
             actions: [NotificationContent.Action(.stop, label: "Stop"), NotificationContent.Action(.secondary, label: "Snooze")],
-            urgency: .critical, isPersistent: true
+            urgency: .critical, isPersistent: true,
+            commandLineHint: "Stop: tocsin stop · snooze: tocsin snooze"
         ))
     }
 
@@ -109,7 +126,8 @@ struct NotificationContentTests {
         #expect(try #require(writer.liveActivity(for: alarm, at: at(450))) == NotificationContent(
             summary: "Wake up", body: "7:30 remaining · ends 8:15", progress: 50,
             actions: [NotificationContent.Action(.pause, label: "Pause"), NotificationContent.Action(.cancel, label: "Cancel")],
-            urgency: .normal, isPersistent: true
+            urgency: .normal, isPersistent: true,
+            commandLineHint: "Pause: tocsin pause \(Self.short(alarm)) · cancel: tocsin cancel \(Self.short(alarm))"
         ))
     }
 

@@ -1,0 +1,224 @@
+import CGLibNotify
+import Foundation
+import GLibSupport
+import TocsinCore
+
+/// Knows which notification server the agent talks to, what it can show, and whether its
+/// do-not-disturb mode is on — following changes, not only the state at start-up.
+///
+/// Do-not-disturb is read where each desktop exposes it: dunst's `paused` property, KDE Plasma's
+/// `Inhibited`, GNOME's `show-banners` setting, mako's modes, xfce4-notifyd's xfconf property.
+/// Some of them hide even critical alerts (dunst paused, mako in do-not-disturb): the alarm rings
+/// anyway, and the agent says how to stop it.
+final class NotificationServerMonitor {
+    /// The server's self-description and capabilities.
+    struct Server: Equatable {
+        var name: String
+        var vendor: String
+        var version: String
+        var capabilities: Set<String>
+
+        /// Whether the server shows buttons.
+        var showsActions: Bool { capabilities.contains("actions") }
+        /// Whether the server draws the `value` hint as a progress bar (no capability announces
+        /// it; dunst and mako do, GNOME Shell and Plasma ignore it).
+        var showsProgress: Bool { ["dunst", "mako"].contains(name.lowercased()) }
+    }
+
+    /// The do-not-disturb state, with what it means for alarms.
+    enum DoNotDisturb: Equatable {
+        /// Not known for this server.
+        case unknown
+        /// Off: alerts show.
+        case off
+        /// On; `hidesAlerts` when even critical alerts are hidden. `how` names the mechanism.
+        case on(hidesAlerts: Bool, how: String)
+    }
+
+    /// The server now, or `nil` when none owns the notifications name.
+    private(set) var server: Server?
+    /// The do-not-disturb state now.
+    private(set) var doNotDisturb: DoNotDisturb = .unknown
+    /// Called on the main loop when `server` or `doNotDisturb` changed.
+    var onChange: () -> Void = {}
+
+    private let log: AgentLog
+    private let connection: OpaquePointer?
+    private var watchID: guint = 0
+    private var subscriptions: [guint] = []
+    private var gnomeSettings: UnsafeMutablePointer<GSettings>?
+    private var reportedState: (server: Server?, dnd: DoNotDisturb)?
+
+    private static let notificationsName = "org.freedesktop.Notifications"
+    private static let notificationsPath = "/org/freedesktop/Notifications"
+
+    /// Starts following the server on the session bus.
+    init(log: AgentLog) {
+        self.log = log
+        var error: UnsafeMutablePointer<GError>?
+        connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)
+        if let error {
+            log.warning("Cannot watch the notification server: \(GLibError(consuming: error).message)")
+            return
+        }
+        let userData = Unmanaged.passUnretained(self).toOpaque()
+        watchID = g_bus_watch_name_on_connection(
+            connection, Self.notificationsName, G_BUS_NAME_WATCHER_FLAGS_NONE,
+            { _, _, _, userData in Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().refresh() },
+            { _, _, userData in Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().serverVanished() },
+            userData, nil)
+        // Property changes of dunst (paused), Plasma (Inhibited) and mako (modes), from any sender:
+        // which server it is gets checked on refresh.
+        for path in [Self.notificationsPath, "/fr/emersion/Mako"] {
+            subscriptions.append(g_dbus_connection_signal_subscribe(
+                connection, nil, "org.freedesktop.DBus.Properties", "PropertiesChanged", path, nil, G_DBUS_SIGNAL_FLAGS_NONE,
+                { _, _, _, _, _, _, userData in
+                    Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().refresh()
+                }, userData, nil))
+        }
+        subscriptions.append(g_dbus_connection_signal_subscribe(
+            connection, "org.xfce.Xfconf", "org.xfce.Xfconf", "PropertyChanged", "/org/xfce/Xfconf", "xfce4-notifyd", G_DBUS_SIGNAL_FLAGS_NONE,
+            { _, _, _, _, _, _, userData in
+                Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().refresh()
+            }, userData, nil))
+    }
+
+    deinit {
+        if watchID != 0 { g_bus_unwatch_name(watchID) }
+        for subscription in subscriptions { g_dbus_connection_signal_unsubscribe(connection, subscription) }
+        if let gnomeSettings { g_object_unref(UnsafeMutableRawPointer(gnomeSettings)) }
+    }
+
+    /// Asks the server again; also called before an alert is shown, since not every server
+    /// announces its changes.
+    func refresh() {
+        server = queryServer()
+        doNotDisturb = server.map(queryDoNotDisturb) ?? .unknown
+        reportIfChanged()
+    }
+
+    private func serverVanished() {
+        server = nil
+        doNotDisturb = .unknown
+        reportIfChanged()
+    }
+
+    private func reportIfChanged() {
+        guard reportedState.map({ $0.server != server || $0.dnd != doNotDisturb }) ?? true else { return }
+        reportedState = (server, doNotDisturb)
+        if let server {
+            var line = "Notification server: \(server.name) \(server.version) (\(server.vendor))"
+            if !server.showsActions { line += "; it shows no buttons, so notifications say how to stop alarms from the command line" }
+            switch doNotDisturb {
+            case .on(true, let how):
+                log.warning(line + "; do-not-disturb is ON (\(how)) and hides even alarm alerts. Alarms still ring: stop them with “tocsin stop” or a shortcut bound to it.")
+            case .on(false, let how):
+                log.info(line + "; do-not-disturb is on (\(how)), alarm alerts still show.")
+            case .off, .unknown:
+                log.info(line + ".")
+            }
+        } else {
+            log.warning("No notification server is running; alarms still ring, and “tocsin stop” stops them.")
+        }
+        onChange()
+    }
+
+    private func queryServer() -> Server? {
+        guard let info = call(Self.notificationsName, Self.notificationsPath, Self.notificationsName, "GetServerInformation") else { return nil }
+        defer { g_variant_unref(info) }
+        guard String(cString: g_variant_get_type_string(info)) == "(ssss)" else { return nil }
+        let capabilitiesReply = call(Self.notificationsName, Self.notificationsPath, Self.notificationsName, "GetCapabilities")
+        defer { if let capabilitiesReply { g_variant_unref(capabilitiesReply) } }
+        var capabilities: Set<String> = []
+        if let capabilitiesReply, String(cString: g_variant_get_type_string(capabilitiesReply)) == "(as)" {
+            let list = Variant.child(capabilitiesReply, 0)
+            for index in 0..<g_variant_n_children(list) {
+                let item = g_variant_get_child_value(list, index)!
+                capabilities.insert(String(cString: g_variant_get_string(item, nil)))
+                g_variant_unref(item)
+            }
+            g_variant_unref(list)
+        }
+        return Server(name: Variant.string(in: info, at: 0), vendor: Variant.string(in: info, at: 1),
+                      version: Variant.string(in: info, at: 2), capabilities: capabilities)
+    }
+
+    private func queryDoNotDisturb(of server: Server) -> DoNotDisturb {
+        switch server.name.lowercased() {
+        case "dunst":
+            return property(Self.notificationsPath, "org.dunstproject.cmd0", "paused").map {
+                $0 ? .on(hidesAlerts: true, how: "dunst is paused") : .off
+            } ?? .unknown
+        case "plasma":
+            return property(Self.notificationsPath, Self.notificationsName, "Inhibited").map {
+                $0 ? .on(hidesAlerts: false, how: "Plasma's do not disturb") : .off
+            } ?? .unknown
+        case "gnome-shell":
+            return gnomeShowsBanners().map { $0 ? .off : .on(hidesAlerts: false, how: "GNOME's do not disturb (banners off)") } ?? .unknown
+        case "mako":
+            guard let reply = call("org.freedesktop.Notifications", "/fr/emersion/Mako", "fr.emersion.Mako", "ListModes") else { return .unknown }
+            defer { g_variant_unref(reply) }
+            guard String(cString: g_variant_get_type_string(reply)) == "(as)" else { return .unknown }
+            let modes = Variant.child(reply, 0)
+            defer { g_variant_unref(modes) }
+            let names = (0..<g_variant_n_children(modes)).map { index in
+                let item = g_variant_get_child_value(modes, index)!
+                defer { g_variant_unref(item) }
+                return String(cString: g_variant_get_string(item, nil))
+            }
+            return names.contains("do-not-disturb") ? .on(hidesAlerts: true, how: "mako's do-not-disturb mode") : .off
+        case "xfce notify daemon":
+            guard let reply = call("org.xfce.Xfconf", "/org/xfce/Xfconf", "org.xfce.Xfconf", "GetProperty",
+                                   Variant.tuple([g_variant_new_string("xfce4-notifyd"), g_variant_new_string("/do-not-disturb")])) else { return .off }
+            defer { g_variant_unref(reply) }
+            return boolChild(reply) == true ? .on(hidesAlerts: false, how: "xfce4-notifyd's do not disturb") : .off
+        default:
+            return .unknown
+        }
+    }
+
+    /// GNOME's `org.gnome.desktop.notifications show-banners`, if the schema is installed.
+    private func gnomeShowsBanners() -> Bool? {
+        if gnomeSettings == nil {
+            guard let source = g_settings_schema_source_get_default(),
+                  let schema = g_settings_schema_source_lookup(source, "org.gnome.desktop.notifications", 1) else { return nil }
+            g_settings_schema_unref(schema)
+            gnomeSettings = g_settings_new("org.gnome.desktop.notifications")
+            g_signal_connect_data(UnsafeMutableRawPointer(gnomeSettings), "changed::show-banners",
+                                  unsafeBitCast(Self.settingsChanged, to: GCallback.self),
+                                  Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
+        }
+        return g_settings_get_boolean(gnomeSettings, "show-banners") != 0
+    }
+
+    private static let settingsChanged: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, gpointer?) -> Void = { _, _, userData in
+        Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().refresh()
+    }
+
+    /// A boolean D-Bus property of the notification server.
+    private func property(_ path: String, _ interface: String, _ name: String) -> Bool? {
+        guard let reply = call(Self.notificationsName, path, "org.freedesktop.DBus.Properties", "Get",
+                               Variant.tuple([g_variant_new_string(interface), g_variant_new_string(name)])) else { return nil }
+        defer { g_variant_unref(reply) }
+        return boolChild(reply)
+    }
+
+    /// The boolean inside a `(v)` reply.
+    private func boolChild(_ reply: OpaquePointer) -> Bool? {
+        guard String(cString: g_variant_get_type_string(reply)) == "(v)" else { return nil }
+        let value = Variant.child(reply, 0)
+        defer { g_variant_unref(value) }
+        if case .bool(let flag) = Variant.wireValue(value) { return flag }
+        return nil
+    }
+
+    /// A synchronous call with a short timeout; `nil` when it fails (the server lacks it).
+    private func call(_ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: OpaquePointer? = nil) -> OpaquePointer? {
+        guard let connection else { return nil }
+        var error: UnsafeMutablePointer<GError>?
+        let reply = g_dbus_connection_call_sync(connection, destination, path, interface, method, arguments, nil,
+                                                G_DBUS_CALL_FLAGS_NO_AUTO_START, 1000, nil, &error)
+        if let error { g_error_free(error) }
+        return reply
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import TocsinCore
+import TocsinKit
+
+/// `tocsin doctor`: will my alarms be seen and heard on this desktop? One line per check, with
+/// what to do about anything that is not fine.
+enum DoctorCommand: Command {
+    static let name = "doctor"
+    static let summary = "check that alarms will be seen and heard on this desktop"
+    static let help = """
+        Usage: tocsin doctor [--json]
+
+        Checks, each marked ok, warning or problem, with what to do: the agent (running or
+        startable), the notification server (buttons, progress bars), do-not-disturb and what it
+        means for alarms, the sound server and the alarm sound, waking a suspended machine,
+        the time zone, and the state directory.
+
+        Exit status: 0 when nothing is a problem (warnings allowed), 1 when something is, 3
+        when the session bus itself cannot be reached.
+
+          --json   one JSON array of {"check", "level", "message", "fix"}
+        """
+
+    /// One finding.
+    struct Finding {
+        enum Level: String { case ok, warning, problem }
+        let check: String
+        let level: Level
+        let message: String
+        var fix: String? = nil
+    }
+
+    static func run(_ arguments: [String]) throws(CommandError) {
+        let parsed = try ParsedArguments(arguments, command: name, flags: ["--json"])
+        try parsed.expectPositionals([], command: name)
+        let client: TocsinClient
+        do { client = try TocsinClient() } catch { throw CommandError(error) }
+        let findings = examine(client)
+        if parsed.flags.contains("--json") {
+            Output.line(AlarmText.json(findings.map { finding -> [String: Any] in
+                var object: [String: Any] = ["check": finding.check, "level": finding.level.rawValue, "message": finding.message]
+                object["fix"] = finding.fix
+                return object
+            }))
+        } else {
+            for finding in findings {
+                let mark = switch finding.level {
+                case .ok: "ok      "
+                case .warning: "warning "
+                case .problem: "PROBLEM "
+                }
+                Output.line("\(mark) \(finding.check): \(finding.message)")
+                if let fix = finding.fix { Output.line("         → \(fix)") }
+            }
+        }
+        if findings.contains(where: { $0.level == .problem }) {
+            throw .refused("\(findings.filter { $0.level == .problem }.count) problem(s) found.")
+        }
+    }
+
+    private static func examine(_ client: TocsinClient) -> [Finding] {
+        let status: [String: WireValue]
+        do {
+            status = try client.status()
+        } catch {
+            let activatable = client.agentIsActivatable()
+            return [Finding(check: "agent", level: activatable ? .warning : .problem,
+                            message: activatable ? "not running, but D-Bus starts it on the first request" : error.message,
+                            fix: activatable ? nil : "Start it with “tocsind &”, or install the package, which starts it with your session.")]
+                + localChecks()
+        }
+        typealias Key = AlarmWireFormat.StatusKey
+        func string(_ key: Key) -> String? { if case .string(let value)? = status[key.rawValue] { value } else { nil } }
+        func bool(_ key: Key) -> Bool? { if case .bool(let value)? = status[key.rawValue] { value } else { nil } }
+        var findings = [Finding(check: "agent", level: .ok, message: "running, version \(string(.version) ?? "?")")]
+
+        if let server = string(.notificationServer) {
+            var notes: [String] = []
+            if bool(.notificationActions) == false { notes.append("it shows no buttons, so notifications name the commands to type") }
+            if bool(.notificationProgress) == false { notes.append("it draws no progress bars") }
+            findings.append(Finding(check: "notifications", level: bool(.notificationActions) == false ? .warning : .ok,
+                                    message: server + (notes.isEmpty ? ": buttons and progress bars are shown" : ": " + notes.joined(separator: "; "))))
+        } else {
+            findings.append(Finding(check: "notifications", level: .problem, message: "no notification server is running: alarms ring, but nothing is shown",
+                                    fix: "Start your desktop's notification server (dunst, mako, GNOME Shell, Plasma, xfce4-notifyd)."))
+        }
+
+        switch (string(.doNotDisturb), bool(.doNotDisturbHidesAlerts)) {
+        case ("on"?, true?):
+            findings.append(Finding(check: "do not disturb", level: .warning,
+                                    message: "on (\(string(.doNotDisturbMechanism) ?? "?")): even alarm alerts are hidden, but alarms still ring",
+                                    fix: "Stop a ringing alarm with “tocsin stop” (bind it to a keyboard shortcut), or turn do-not-disturb off."))
+        case ("on"?, _):
+            findings.append(Finding(check: "do not disturb", level: .ok, message: "on (\(string(.doNotDisturbMechanism) ?? "?")); alarm alerts still show and ring"))
+        case ("off"?, _):
+            findings.append(Finding(check: "do not disturb", level: .ok, message: "off"))
+        default:
+            findings.append(Finding(check: "do not disturb", level: .ok, message: "state unknown for this server; alarms ring either way"))
+        }
+
+        if let problem = string(.soundProblem) {
+            findings.append(Finding(check: "sound", level: .problem, message: problem,
+                                    fix: "Start PulseAudio or PipeWire (pipewire-pulse) in your session; the agent retries while an alarm rings."))
+        } else {
+            findings.append(Finding(check: "sound", level: .ok, message: "the agent reaches the sound server"))
+        }
+        findings += localChecks()
+        if bool(.alarmSoundInstalled) == false {
+            findings.append(Finding(check: "alarm sound", level: .warning, message: "the sound theme's alarm-clock-elapsed is not installed",
+                                    fix: "Install sound-theme-freedesktop, or give alarms a --sound."))
+        } else {
+            findings.append(Finding(check: "alarm sound", level: .ok, message: "alarm-clock-elapsed is installed"))
+        }
+        if bool(.canWakeSystem) == true {
+            findings.append(Finding(check: "waking the machine", level: .ok, message: "a suspended machine wakes up for the next alarm"))
+        } else {
+            findings.append(Finding(check: "waking the machine", level: .warning,
+                                    message: "a suspended machine will not wake for alarms (\(string(.wakeProblem) ?? "unknown reason"))",
+                                    fix: "Alarms due during suspend ring on resume, or are reported missed beyond their late limit."))
+        }
+        let agentZone = string(.timeZone) ?? "?"
+        // Names differ between libraries ("Etc/UTC", "GMT"); what matters is the same clock now
+        // and in half a year.
+        let now = Date()
+        let sameClock = TimeZone(identifier: agentZone).map { zone in
+            [0, 182 * 86_400].allSatisfy { zone.secondsFromGMT(for: now + $0) == TimeZone.current.secondsFromGMT(for: now + $0) }
+        } ?? false
+        findings.append(sameClock
+            ? Finding(check: "time zone", level: .ok, message: agentZone)
+            : Finding(check: "time zone", level: .warning, message: "the agent uses \(agentZone), this terminal \(TimeZone.current.identifier)",
+                      fix: "Local alarm times follow the agent's zone; set TZ the same way for both, or unset it."))
+        if bool(.stateWritable) == false {
+            findings.append(Finding(check: "state", level: .problem, message: "\(string(.stateFile) ?? "the state file") cannot be written: changes are refused",
+                                    fix: "See the agent's log (journalctl --user -u tocsind) for why; move the file away if it is from a newer Tocsin."))
+        } else {
+            findings.append(Finding(check: "state", level: .ok, message: "saved in \(string(.stateFile) ?? "?")"))
+        }
+        return findings
+    }
+
+    /// What the CLI can see for itself: how libcanberra will reach the sound server.
+    private static func localChecks() -> [Finding] {
+        let libraryDirectories = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
+        let pulseDriver = libraryDirectories.contains { directory in
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+                .filter { $0.hasPrefix("libcanberra-") }
+                .contains { FileManager.default.fileExists(atPath: "\(directory)/\($0)/libcanberra-pulse.so") }
+        }
+        return [pulseDriver
+            ? Finding(check: "sound driver", level: .ok, message: "libcanberra plays through PulseAudio (or PipeWire's pulse server)")
+            : Finding(check: "sound driver", level: .warning, message: "libcanberra's PulseAudio driver is not installed; it falls back to ALSA, which a running sound server may block",
+                      fix: "Install libcanberra-pulse.")]
+    }
+}

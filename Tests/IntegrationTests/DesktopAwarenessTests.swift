@@ -1,0 +1,78 @@
+import Foundation
+import HeadlessSession
+import Testing
+
+/// The agent knows its notification server and do-not-disturb state, `tocsin doctor` reports
+/// them, and a sound server that appears late still gets the ring.
+@Suite(.serialized) struct DesktopAwarenessTests {
+    @Test func doctorReportsAHealthySession() throws {
+        let fixture = try AgentSession("doctor")
+        let doctor = try fixture.tocsin("doctor", "--json")
+        #expect(doctor.status == 0, "\(doctor)")
+        let findings = try #require(try JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [[String: Any]])
+        let byCheck = Dictionary(uniqueKeysWithValues: findings.compactMap { finding in
+            (finding["check"] as? String).map { ($0, finding) }
+        })
+        for check in ["agent", "notifications", "do not disturb", "sound", "sound driver", "alarm sound", "waking the machine", "time zone", "state"] {
+            #expect(byCheck[check] != nil, "doctor has no \(check) check: \(doctor.stdout)")
+        }
+        #expect((byCheck["notifications"]?["message"] as? String)?.hasPrefix("dunst 1.") == true, "\(byCheck["notifications"] ?? [:])")
+        #expect(byCheck["do not disturb"]?["message"] as? String == "off")
+        #expect(byCheck["sound"]?["level"] as? String == "ok")
+        #expect(findings.allSatisfy { $0["level"] as? String != "problem" }, "\(doctor.stdout)")
+    }
+
+    @Test func pausedDunstIsDetectedFollowedAndReported() throws {
+        let fixture = try AgentSession("dnd-doctor")
+        try fixture.session.setNotificationsPaused(true)
+        // Followed, not only read at start-up: the agent logs the change by itself.
+        #expect(fixture.eventually(timeout: 3) { fixture.agentLog.contains("do-not-disturb is ON (dunst is paused)") }, "\(fixture.agentLog)")
+        let doctor = try fixture.tocsin("doctor")
+        #expect(doctor.status == 0, "a paused dunst is a warning, not a problem: \(doctor)")
+        #expect(doctor.stdout.contains("warning  do not disturb: on (dunst is paused): even alarm alerts are hidden, but alarms still ring"), "\(doctor.stdout)")
+
+        let id = try fixture.startTimer("1s", "--title", "Hidden")
+        #expect(fixture.eventually(timeout: 3) { (try? fixture.alarm(id)?.string("state")) == "alerting" })
+        let list = try fixture.tocsin("list")
+        #expect(list.stderr.contains("Ringing with its alert hidden (dunst is paused): “Hidden”"), "\(list.stderr)")
+        #expect(fixture.agentLog.contains("“Hidden” is ringing, but its alert is hidden (dunst is paused)"))
+        #expect(try fixture.tocsin("stop").status == 0)
+
+        try fixture.session.setNotificationsPaused(false)
+        #expect(fixture.eventually(timeout: 3) { (try? fixture.tocsin("doctor").stdout.contains("ok       do not disturb: off")) == true })
+    }
+
+    @Test func missingNotificationServerIsAProblemForTheDoctor() throws {
+        let fixture = try AgentSession("doctor-nonotify")
+        let dunst = try #require(fixture.session.childProcesses.first { $0.name == "dunst" && $0.isRunning })
+        dunst.terminate()
+        _ = dunst.waitForExit(timeout: .seconds(5))
+        #expect(fixture.eventually(timeout: 3) { fixture.agentLog.contains("No notification server is running") })
+        let doctor = try fixture.tocsin("doctor")
+        #expect(doctor.status == 1, "\(doctor)")
+        #expect(doctor.stdout.contains("PROBLEM  notifications: no notification server is running"), "\(doctor.stdout)")
+        #expect(doctor.stderr.contains("problem(s) found"))
+    }
+
+    @Test func aSoundServerThatAppearsLateStillGetsTheRing() throws {
+        // The agent is pointed at a socket nobody listens on yet; later the session's PulseAudio
+        // starts listening there, as a sound server starting after the alarm would.
+        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-late-\(UUID().uuidString.prefix(8)).sock")
+        let fixture = try AgentSession("latesound", agentEnvironment: ["PULSE_SERVER": "unix:\(socket.path)"])
+        let id = try fixture.startTimer("1s", "--title", "Late")
+        let silentAlert = try fixture.waitForNotification(titled: "Late") { $0.urgency == 2 && $0.body.contains("No sound:") }
+        #expect(try fixture.tocsin("doctor").stdout.contains("PROBLEM  sound:"))
+        let recording = try fixture.session.startRecording()
+        let load = try fixture.session.run(try HeadlessSession.executable("pactl"),
+                                           ["load-module", "module-native-protocol-unix", "auth-anonymous=1", "socket=\(socket.path)"])
+        try #require(load.status == 0, "\(load)")
+        let listening = Date()
+        #expect(fixture.eventually(timeout: 4) { recording.currentTrace().firstLoudWindow(after: listening) != nil }, "no sound after the sound server appeared")
+        _ = recording.stop()
+        // The alert no longer says it is silent.
+        let audible = try fixture.waitForNotification(titled: "Late", timeout: .seconds(3)) { $0.receivedAt > silentAlert.receivedAt && $0.urgency == 2 && !$0.body.contains("No sound:") }
+        #expect(audible.id == silentAlert.id)
+        #expect(fixture.agentLog.contains("The sound server plays again."))
+        #expect(try fixture.tocsin("stop", id).status == 0)
+    }
+}
