@@ -46,6 +46,7 @@ let package = Package(
         .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession"]),
         .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),
         .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore"]),
+        .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLibNotify"], path: "Tests/Support/FakeMediaPlayer"),
         .target(name: "BusTestSupport", dependencies: ["GLibSupport", "CGLibNotify", "TocsinCore"], path: "Tests/Support/BusTestSupport"),
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibNotify", "TocsinCore"]),
         .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLibNotify", "BusTestSupport"]),

@@ -44,6 +44,7 @@ public final class Agent {
     private var timeZoneWatcher: TimeZoneWatcher!
     private var sleepWatcher: SleepWatcher!
     private var serverMonitor: NotificationServerMonitor!
+    private var mediaPlayers: MediaPlayerPauser!
     private var isReady = false
     private var exitStatus: Int32 = 0
     /// The seconds each countdown notification shows, so it is updated only when they change.
@@ -106,6 +107,13 @@ public final class Agent {
         serverMonitor = NotificationServerMonitor(log: log)
         serverMonitor.onChange = { [unowned self] in notificationServerChanged() }
         ringer = Ringer(log: log)
+        mediaPlayers = MediaPlayerPauser(log: log)
+        ringer.onRingingChange = { [unowned self] ringing in
+            // After the ring, the signal and the alert: players' D-Bus round trips must not delay them.
+            MainLoop.post { [unowned self] in
+                if ringing { mediaPlayers.pausePlayers() } else { mediaPlayers.resumePlayers() }
+            }
+        }
         ringer.onSoundProblemChange = { [unowned self] in
             contentWriter.soundProblem = ringer.soundProblem
             refreshAll(where: { $0.state.name == .alerting })

@@ -27,6 +27,8 @@ final class Ringer {
     }
     /// Called when `soundProblem` appears or clears.
     var onSoundProblemChange: () -> Void = {}
+    /// Called with `true` when the first alarm starts ringing and `false` when the last one stops.
+    var onRingingChange: (Bool) -> Void = { _ in }
 
     /// How long to wait before trying again when no sound could be played.
     private static let retryDelay: Double = 1
@@ -61,12 +63,15 @@ final class Ringer {
     func ring(_ id: UUID, sound: AlarmSound) {
         guard !ringing.contains(where: { $0.id == id }) else { return }
         ringing.append((id, sound))
+        if ringing.count == 1 { onRingingChange(true) }
         if playback == nil { playNext() }
     }
 
     /// Stops ringing for alarm `id`; the sound stops when no other alarm rings.
     func silence(_ id: UUID) {
+        let wasRinging = !ringing.isEmpty
         ringing.removeAll { $0.id == id }
+        if wasRinging && ringing.isEmpty { onRingingChange(false) }
         guard let playback, playback.alarmID == id else { return }
         player.cancel(playback.playID)
         self.playback = nil

@@ -76,3 +76,36 @@ import Testing
         #expect(try fixture.tocsin("stop", id).status == 0)
     }
 }
+
+/// Media players are paused while an alarm rings and resumed after, so music never drowns it.
+@Suite(.serialized) struct MediaPlayerTests {
+    @Test func aPlayingMediaPlayerIsPausedWhileTheAlarmRingsAndResumedAfter() throws {
+        let fixture = try AgentSession("mpris")
+        let player = try fixture.session.launch(try AgentSession.binary("fake-media-player"), [])
+        defer { player.terminate() }
+        #expect(fixture.eventually(timeout: 5) { player.standardOutput().contains("Ready") }, "the fake player did not start: \(player.standardError())")
+        let id = try fixture.startTimer("1s", "--title", "Music")
+        _ = try fixture.waitForNotification(titled: "Music") { $0.urgency == 2 }
+        #expect(fixture.eventually(timeout: 3) { player.standardOutput() == "Ready\nPaused\n" }, "player saw: \(player.standardOutput())")
+        #expect(try fixture.tocsin("stop", id).status == 0)
+        #expect(fixture.eventually(timeout: 3) { player.standardOutput() == "Ready\nPaused\nPlaying\n" }, "player saw: \(player.standardOutput())")
+        #expect(fixture.agentLog.contains("Paused the media player org.mpris.MediaPlayer2.tocsintest"))
+    }
+
+    @Test func thePlayerResumesOnlyWhenTheLastAlarmIsAnswered() throws {
+        let fixture = try AgentSession("mpris-paused")
+        let player = try fixture.session.launch(try AgentSession.binary("fake-media-player"), [])
+        defer { player.terminate() }
+        #expect(fixture.eventually(timeout: 5) { player.standardOutput().contains("Ready") })
+        // Two alarms ring; the player is paused once and resumed only when both are answered.
+        let first = try fixture.startTimer("1s", "--title", "One")
+        let second = try fixture.startTimer("1s", "--title", "Two")
+        _ = try fixture.waitForNotification(titled: "Two") { $0.urgency == 2 }
+        #expect(fixture.eventually(timeout: 3) { player.standardOutput() == "Ready\nPaused\n" })
+        #expect(try fixture.tocsin("stop", first).status == 0)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(player.standardOutput() == "Ready\nPaused\n", "resumed while an alarm still rings: \(player.standardOutput())")
+        #expect(try fixture.tocsin("stop", second).status == 0)
+        #expect(fixture.eventually(timeout: 3) { player.standardOutput() == "Ready\nPaused\nPlaying\n" })
+    }
+}
