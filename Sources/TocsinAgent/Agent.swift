@@ -127,7 +127,7 @@ public final class Agent {
         let changedByCatchingUp = Set(caughtUp.map(\.alarm.id))
         for alarm in book.alarms where !changedByCatchingUp.contains(alarm.id) {
             present(alarm, now: now)
-            if case .alerting = alarm.state { ringer.ring(alarm.id, sound: alarm.sound) }
+            if case .alerting = alarm.state { ringer.ring(alarm.id, ring(of: alarm)) }
         }
         perform(caughtUp, now: now)
         if !caughtUp.isEmpty || !movedWhileAway.isEmpty { saveBook() }
@@ -261,7 +261,7 @@ public final class Agent {
             log.info("“\(alarm.title)” (\(alarm.id.uuidString.lowercased())): \(event.kind.rawValue).")
             switch event.kind {
             case .fired:
-                ringer.ring(alarm.id, sound: alarm.sound)
+                ringer.ring(alarm.id, ring(of: alarm))
                 warnIfAlertIsHidden(alarm)
             case .snoozed, .stopped, .cancelled, .secondary, .unacknowledged, .missed:
                 ringer.silence(alarm.id)
@@ -306,6 +306,13 @@ public final class Agent {
         } else {
             shownSeconds[alarm.id] = nil
         }
+    }
+
+    /// How `alarm` rings, from when it started ringing.
+    private func ring(of alarm: Alarm) -> Ringer.Ring {
+        var since = Date()
+        if case .alerting(let start) = alarm.state { since = start }
+        return Ringer.Ring(sound: alarm.sound, volume: alarm.volume, crescendo: alarm.crescendo, since: since)
     }
 
     /// The notification server changed, or what it can do: show everything again for it.

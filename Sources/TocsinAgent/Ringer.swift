@@ -14,8 +14,19 @@ import TocsinCore
 final class Ringer {
     private let log: AgentLog
     private var player: SoundPlayer!
+    /// How an alarm rings: what, how loud, and whether it rises.
+    struct Ring {
+        var sound: AlarmSound
+        var volume: Double?
+        var crescendo: TimeInterval?
+        /// When it started ringing, for the crescendo.
+        var since: Date
+    }
+
     /// Ringing alarms in the order they started.
-    private var ringing: [(id: UUID, sound: AlarmSound)] = []
+    private var ringing: [(id: UUID, ring: Ring)] = []
+    /// How far below its volume a crescendo starts: -30 dB is a thirtieth of the loudness.
+    private static let crescendoDepth = 30.0
     /// The playback under way, identified for libcanberra by `playID`.
     private var playback: (playID: UInt32, alarmID: UUID, sound: AlarmSound)?
     private var nextPlayID: UInt32 = 1
@@ -60,9 +71,9 @@ final class Ringer {
     var ringingAlarms: [UUID] { ringing.map(\.id) }
 
     /// Starts ringing for alarm `id` (no change if it already rings).
-    func ring(_ id: UUID, sound: AlarmSound) {
+    func ring(_ id: UUID, _ ring: Ring) {
         guard !ringing.contains(where: { $0.id == id }) else { return }
-        ringing.append((id, sound))
+        ringing.append((id, ring))
         if ringing.count == 1 { onRingingChange(true) }
         if playback == nil { playNext() }
     }
@@ -81,12 +92,14 @@ final class Ringer {
     private func playNext(replacingSoundWithStandard: Bool = false) {
         retry?.cancel()
         retry = nil
-        guard let (alarmID, chosenSound) = ringing.first else { return }
-        let sound = replacingSoundWithStandard ? .standard : chosenSound
+        guard let (alarmID, ring) = ringing.first else { return }
+        let sound = replacingSoundWithStandard ? .standard : ring.sound
         let playID = nextPlayID
         nextPlayID &+= 1
         playback = (playID, alarmID, sound)
-        var properties = ["media.role": "alarm"]
+        // libcanberra cannot change the volume of a sound that plays: a crescendo rises each
+        // time the sound starts again.
+        var properties = ["media.role": "alarm", "canberra.volume": String(format: "%.2f", Self.decibels(of: ring, at: Date()))]
         switch sound {
         case .standard: properties["event.id"] = AlarmSound.standardEventID
         case .themeEvent(let id): properties["event.id"] = id
@@ -110,7 +123,7 @@ final class Ringer {
         if result == SoundPlayer.notFound && playback.sound != .standard {
             log.warning("The sound “\(playback.sound.description)” was not found; ringing the default alarm sound instead.")
             if let index = ringing.firstIndex(where: { $0.id == playback.alarmID }) {
-                ringing[index].sound = .standard
+                ringing[index].ring.sound = .standard
             }
             playNext()
             return
@@ -132,6 +145,15 @@ final class Ringer {
             player.reset()
             scheduleRetry()
         }
+    }
+
+    /// The gain in decibels for `ring` at `now`: its volume, less the part of the crescendo
+    /// still to come.
+    static func decibels(of ring: Ring, at now: Date) -> Double {
+        let target = 20 * log10(ring.volume ?? 1)
+        guard let crescendo = ring.crescendo, crescendo > 0 else { return target }
+        let progress = min(1, max(0, now.timeIntervalSince(ring.since) / crescendo))
+        return target - crescendoDepth * (1 - progress)
     }
 
     private func scheduleRetry() {

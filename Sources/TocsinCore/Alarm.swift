@@ -19,6 +19,10 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     public var secondaryButton: SecondaryButton?
     /// What plays while it rings.
     public var sound: AlarmSound
+    /// How loud, from just above 0 to 1 (full); `nil` is full.
+    public var volume: Double?
+    /// When set, the ring starts soft and rises to `volume` over this long.
+    public var crescendo: TimeInterval?
     /// How long it rings unanswered before it gives up and is ended as not acknowledged.
     public var ringLimit: TimeInterval
     /// How late it may still ring when it came due while the machine slept or the agent was not
@@ -35,6 +39,7 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     public init(
         id: UUID, title: String, kind: AlarmKind, schedule: AlarmSchedule? = nil, countdownDuration: TimeInterval,
         snoozeDuration: TimeInterval?, secondaryButton: SecondaryButton?, sound: AlarmSound,
+        volume: Double? = nil, crescendo: TimeInterval? = nil,
         ringLimit: TimeInterval, lateLimit: TimeInterval = AlarmRequest.defaultLateLimit,
         hooks: AlarmHooks, state: AlarmState, createdAt: Date
     ) {
@@ -46,6 +51,8 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
         self.snoozeDuration = snoozeDuration
         self.secondaryButton = secondaryButton
         self.sound = sound
+        self.volume = volume
+        self.crescendo = crescendo
         self.ringLimit = ringLimit
         self.lateLimit = lateLimit
         self.hooks = hooks

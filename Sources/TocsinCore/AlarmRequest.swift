@@ -19,6 +19,10 @@ public struct AlarmRequest: Sendable, Equatable {
     public var secondaryButtonLabel: String?
     /// What plays while it rings.
     public var sound: AlarmSound
+    /// How loud, above 0 and at most 1; `nil` is full.
+    public var volume: Double?
+    /// A rise from soft to `volume` over this long, if wanted.
+    public var crescendo: TimeInterval?
     /// How long it may ring unanswered; `nil` means `AlarmRequest.defaultRingLimit`.
     public var ringLimit: TimeInterval?
     /// How late it may still ring after the machine slept or the agent was away; `nil` means
@@ -41,6 +45,8 @@ public struct AlarmRequest: Sendable, Equatable {
     public static let maximumDuration: TimeInterval = 366 * 24 * 3600
     /// The longest snooze and ring limit accepted: a day.
     public static let maximumSnoozeOrRingLimit: TimeInterval = 24 * 3600
+    /// The longest crescendo accepted: ten minutes.
+    public static let maximumCrescendo: TimeInterval = 600
     /// The longest title accepted, in characters.
     public static let maximumTitleLength = 200
     /// The longest button label accepted, in characters.
@@ -52,7 +58,8 @@ public struct AlarmRequest: Sendable, Equatable {
     public init(
         kind: AlarmKind = .timer, schedule: AlarmSchedule? = nil, title: String? = nil, duration: TimeInterval,
         snoozeDuration: TimeInterval? = nil, secondaryButtonLabel: String? = nil,
-        sound: AlarmSound = .standard, ringLimit: TimeInterval? = nil, lateLimit: TimeInterval? = nil,
+        sound: AlarmSound = .standard, volume: Double? = nil, crescendo: TimeInterval? = nil,
+        ringLimit: TimeInterval? = nil, lateLimit: TimeInterval? = nil,
         hooks: AlarmHooks = AlarmHooks()
     ) {
         self.kind = kind
@@ -62,6 +69,8 @@ public struct AlarmRequest: Sendable, Equatable {
         self.snoozeDuration = snoozeDuration
         self.secondaryButtonLabel = secondaryButtonLabel
         self.sound = sound
+        self.volume = volume
+        self.crescendo = crescendo
         self.ringLimit = ringLimit
         self.lateLimit = lateLimit
         self.hooks = hooks
@@ -95,6 +104,14 @@ public struct AlarmRequest: Sendable, Equatable {
         }
         let ringLimit = ringLimit ?? Self.defaultRingLimit
         try Self.check(ringLimit, named: "ring limit", atMost: Self.maximumSnoozeOrRingLimit)
+        if let volume {
+            guard volume.isFinite, volume > 0, volume <= 1 else {
+                throw AlarmInputError("The volume must be above 0 % and at most 100 % (got \(volume.isFinite ? "\(Int((volume * 100).rounded())) %" : "\(volume)")).")
+            }
+        }
+        if let crescendo {
+            try Self.check(crescendo, named: "crescendo", atMost: Self.maximumCrescendo)
+        }
         let lateLimit = lateLimit ?? Self.defaultLateLimit
         try Self.check(lateLimit, named: "late limit", atMost: Self.maximumSnoozeOrRingLimit)
         for (event, command) in hooks.commands {
@@ -110,6 +127,8 @@ public struct AlarmRequest: Sendable, Equatable {
             snoozeDuration: snoozeDuration,
             secondaryButton: try secondaryButton(),
             sound: sound,
+            volume: volume,
+            crescendo: crescendo,
             ringLimit: ringLimit,
             lateLimit: lateLimit,
             hooks: hooks,

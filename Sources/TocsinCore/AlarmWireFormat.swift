@@ -9,7 +9,7 @@ public enum AlarmWireFormat {
     /// Keys a `Schedule` request may carry.
     public enum RequestKey: String, CaseIterable, Sendable {
         case kind, title, duration, snooze, buttonLabel = "button-label", sound, ringLimit = "ring-limit", hooks
-        case at, time, weekdays, date, preAlert = "pre-alert", lateLimit = "late-limit"
+        case at, time, weekdays, date, preAlert = "pre-alert", lateLimit = "late-limit", volume, crescendo
     }
 
     /// Keys of an alarm returned by `Get`/`List` and carried by signals.
@@ -17,7 +17,7 @@ public enum AlarmWireFormat {
         case id, title, kind, state, duration, snooze, buttonLabel = "button-label", buttonBehavior = "button-behavior"
         case sound, ringLimit = "ring-limit", hooks, created, fireTime = "fire-time", phaseDuration = "phase-duration"
         case remaining, alertingSince = "alerting-since"
-        case at, time, weekdays, date, lateLimit = "late-limit", followsWallClock = "follows-wall-clock"
+        case at, time, weekdays, date, lateLimit = "late-limit", followsWallClock = "follows-wall-clock", volume, crescendo
     }
 
     /// Keys of the `GetStatus` reply.
@@ -47,6 +47,8 @@ public enum AlarmWireFormat {
             dictionary[RequestKey(rawValue: key.rawValue)!] = value
         }
         dictionary[.lateLimit] = request.lateLimit.map(WireValue.double)
+        dictionary[.volume] = request.volume.map(WireValue.double)
+        dictionary[.crescendo] = request.crescendo.map(WireValue.double)
         dictionary[.title] = request.title.map(WireValue.string)
         dictionary[.snooze] = request.snoozeDuration.map(WireValue.double)
         dictionary[.buttonLabel] = request.secondaryButtonLabel.map(WireValue.string)
@@ -92,6 +94,8 @@ public enum AlarmWireFormat {
             snoozeDuration: try fields.seconds(.snooze),
             secondaryButtonLabel: try fields.string(.buttonLabel),
             sound: try fields.string(.sound).map { text throws(AlarmInputError) in try AlarmSound(parsing: text) } ?? .standard,
+            volume: try fields.number(.volume),
+            crescendo: try fields.seconds(.crescendo),
             ringLimit: try fields.seconds(.ringLimit),
             lateLimit: try fields.seconds(.lateLimit),
             hooks: try fields.hooks(.hooks)
@@ -135,6 +139,8 @@ public enum AlarmWireFormat {
             dictionary[AlarmKey(rawValue: key.rawValue)!] = value
         }
         dictionary[.snooze] = alarm.snoozeDuration.map(WireValue.double)
+        dictionary[.volume] = alarm.volume.map(WireValue.double)
+        dictionary[.crescendo] = alarm.crescendo.map(WireValue.double)
         dictionary[.buttonLabel] = alarm.secondaryButton.map { .string($0.label) }
         dictionary[.buttonBehavior] = alarm.secondaryButton.map { .string($0.behavior.rawValue) }
         if !alarm.hooks.isEmpty {
@@ -196,6 +202,8 @@ public enum AlarmWireFormat {
             snoozeDuration: try fields.seconds(.snooze),
             secondaryButton: secondaryButton,
             sound: try AlarmSound(parsing: try fields.required(.sound, fields.string)),
+            volume: try fields.number(.volume),
+            crescendo: try fields.seconds(.crescendo),
             ringLimit: try fields.required(.ringLimit, fields.seconds),
             lateLimit: try fields.seconds(.lateLimit) ?? AlarmRequest.defaultLateLimit,
             hooks: try fields.hooks(.hooks),
@@ -238,6 +246,16 @@ private struct KeyedFields<Key: RawRepresentable & CaseIterable> where Key.RawVa
         case .double(let number)?: return number
         case .integer(let number)?: return TimeInterval(number)
         case let other?: throw mismatch(key, other, expected: "a number of seconds (d)")
+        }
+    }
+
+    /// A plain number (a volume); any numeric type is accepted.
+    func number(_ key: Key) throws(AlarmInputError) -> Double? {
+        switch values[key.rawValue] {
+        case nil: return nil
+        case .double(let number)?: return number
+        case .integer(let number)?: return Double(number)
+        case let other?: throw mismatch(key, other, expected: "a number (d)")
         }
     }
 

@@ -54,6 +54,8 @@ enum AlarmCommand: Command {
             snoozeDuration: options.snoozeDuration,
             secondaryButtonLabel: options.buttonLabel,
             sound: options.sound,
+            volume: options.volume,
+            crescendo: options.crescendo,
             ringLimit: options.ringLimit,
             lateLimit: options.lateLimit,
             hooks: options.hooks)

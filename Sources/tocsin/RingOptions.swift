@@ -5,7 +5,7 @@ import TocsinKit
 /// The options timers and alarms share: what they are called, how they ring, and their hooks.
 struct RingOptions {
     /// Options that take a value.
-    static let names: Set<String> = Set(["--title", "--snooze", "--button", "--sound", "--ring-for", "--late-limit"]).union(hookOptions.keys)
+    static let names: Set<String> = Set(["--title", "--snooze", "--button", "--sound", "--volume", "--crescendo", "--ring-for", "--late-limit"]).union(hookOptions.keys)
 
     /// The hook options and the events they run on.
     static let hookOptions: [String: HookEvent] = [
@@ -21,6 +21,10 @@ struct RingOptions {
                               with --on-button it is a custom button
           --on-button CMD     run CMD when the custom button is pressed (ends this ring)
           --sound NAME|FILE   a sound-theme event id (e.g. bell) or a 16-bit WAV/Ogg file
+          --volume PERCENT    how loud, 1 to 100 (default 100)
+          --crescendo DURATION
+                              start soft and rise to the volume over DURATION (steps each time
+                              the sound repeats)
           --ring-for DURATION stop ringing by itself after DURATION (default 10m)
           --late-limit DURATION
                               if the computer was asleep or off when it was due, still ring
@@ -39,6 +43,8 @@ struct RingOptions {
     let snoozeDuration: TimeInterval?
     let buttonLabel: String?
     let sound: AlarmSound
+    let volume: Double?
+    let crescendo: TimeInterval?
     let ringLimit: TimeInterval?
     let lateLimit: TimeInterval?
     let hooks: AlarmHooks
@@ -59,6 +65,14 @@ struct RingOptions {
         ringLimit = try parsed.values["--ring-for"].map { text throws(CommandError) in try Self.duration(text, what: "--ring-for", command: command) }
         lateLimit = try parsed.values["--late-limit"].map { text throws(CommandError) in try Self.duration(text, what: "--late-limit", command: command) }
         sound = try Self.sound(parsed.values["--sound"], command: command)
+        crescendo = try parsed.values["--crescendo"].map { text throws(CommandError) in try Self.duration(text, what: "--crescendo", command: command) }
+        volume = try parsed.values["--volume"].map { text throws(CommandError) in
+            let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
+            guard let percent = Double(digits), percent > 0, percent <= 100 else {
+                throw .usage("--volume takes a percentage from 1 to 100, not “\(AlarmInputError.quotable(text.prefix(20)))”.", command: command)
+            }
+            return percent / 100
+        }
     }
 
     /// A duration typed on the command line, or a usage error naming `what`.

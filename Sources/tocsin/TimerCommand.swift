@@ -30,6 +30,8 @@ enum TimerCommand: Command {
             snoozeDuration: options.snoozeDuration,
             secondaryButtonLabel: options.buttonLabel,
             sound: options.sound,
+            volume: options.volume,
+            crescendo: options.crescendo,
             ringLimit: options.ringLimit,
             lateLimit: options.lateLimit,
             hooks: options.hooks)

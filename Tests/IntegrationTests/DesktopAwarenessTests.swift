@@ -109,3 +109,52 @@ import Testing
         #expect(fixture.eventually(timeout: 3) { player.standardOutput() == "Ready\nPaused\nPlaying\n" })
     }
 }
+
+/// How loud the ring is: a chosen volume, and a crescendo that starts soft and rises.
+@Suite(.serialized) struct LoudnessTests {
+    /// A one-second full-scale beep as a 16-bit WAV, so each repeat starts loud at once.
+    static func beep(in session: HeadlessSession) throws -> URL {
+        let url = session.directory.appendingPathComponent("beep.wav")
+        let sox = try session.run(try HeadlessSession.executable("sox"), ["-n", "-r", "44100", "-c", "2", "-b", "16", url.path, "synth", "1", "sine", "880", "vol", "0.5"])
+        try #require(sox.status == 0, "\(sox)")
+        return url
+    }
+
+    @Test func volumeScalesTheRing() throws {
+        let fixture = try AgentSession("volume")
+        let beep = try Self.beep(in: fixture.session)
+        let recording = try fixture.session.startRecording()
+        let loud = try fixture.startTimer("1s", "--title", "Loud", "--sound", beep.path)
+        let loudAlert = try fixture.waitForNotification(titled: "Loud") { $0.urgency == 2 }
+        Thread.sleep(forTimeInterval: 2)
+        #expect(try fixture.tocsin("stop", loud).status == 0)
+        let quiet = try fixture.startTimer("1s", "--title", "Quiet", "--sound", beep.path, "--volume", "10%")
+        let quietAlert = try fixture.waitForNotification(titled: "Quiet") { $0.urgency == 2 }
+        Thread.sleep(forTimeInterval: 2)
+        #expect(try fixture.tocsin("stop", quiet).status == 0)
+        let trace = recording.stop()
+        let loudLevel = trace.rms(from: loudAlert.receivedAt.addingTimeInterval(0.2), to: loudAlert.receivedAt.addingTimeInterval(1.8))
+        let quietLevel = trace.rms(from: quietAlert.receivedAt.addingTimeInterval(0.2), to: quietAlert.receivedAt.addingTimeInterval(1.8))
+        // 10 % is -20 dB: a tenth of the amplitude.
+        #expect(loudLevel > 0.05, "full volume measured \(loudLevel)")
+        #expect(quietLevel > loudLevel * 0.05 && quietLevel < loudLevel * 0.2, "10 % measured \(quietLevel) against \(loudLevel) at full volume")
+    }
+
+    @Test func crescendoStartsSoftAndRises() throws {
+        let fixture = try AgentSession("crescendo")
+        let beep = try Self.beep(in: fixture.session)
+        let recording = try fixture.session.startRecording()
+        let id = try fixture.startTimer("1s", "--title", "Rise", "--sound", beep.path, "--crescendo", "4s")
+        let alert = try fixture.waitForNotification(titled: "Rise") { $0.urgency == 2 }
+        Thread.sleep(forTimeInterval: 6)
+        #expect(try fixture.tocsin("stop", id).status == 0)
+        let trace = recording.stop()
+        let levels = (0..<6).map { second in
+            trace.rms(from: alert.receivedAt.addingTimeInterval(Double(second) + 0.2), to: alert.receivedAt.addingTimeInterval(Double(second) + 0.8))
+        }
+        #expect(levels[0] > 0.0005, "the first repeat was silent: \(levels)")
+        #expect(levels[0] < levels[5] / 10, "the first repeat was not soft: \(levels)")
+        #expect(zip(levels, levels.dropFirst()).allSatisfy { $0 <= $1 * 1.1 }, "the level did not rise: \(levels)")
+        #expect(levels[5] > 0.05, "it never reached full volume: \(levels)")
+    }
+}
