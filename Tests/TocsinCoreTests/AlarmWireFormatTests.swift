@@ -71,8 +71,8 @@ struct AlarmWireFormatTests {
     @Test("Every request key appears in some encoded request")
     func requestKeysCovered() {
         let requests = [
-            AlarmRequest(title: "Tea", duration: 60, snoozeDuration: 30, secondaryButtonLabel: "Again", ringLimit: 90, lateLimit: 45,
-                         hooks: AlarmHooks([.fire: "f"])),
+            AlarmRequest(title: "Tea", duration: 60, snoozeDuration: 30, secondaryButtonLabel: "Again", volume: 0.5, crescendo: 20,
+                         ringLimit: 90, lateLimit: 45, hooks: AlarmHooks([.fire: "f"])),
             AlarmRequest(kind: .alarm, schedule: .fixed(t0), duration: 0),
             AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), duration: 60),
             AlarmRequest(kind: .alarm, schedule: .localDateTime(Fixture.date(2026, 12, 1), Fixture.time(7)), duration: 0),
@@ -144,10 +144,19 @@ struct AlarmWireFormatTests {
         #expect(request.ringLimit == 120)
     }
 
+    @Test("Volume and crescendo round-trip; a volume outside (0, 1] or a crescendo of zero is refused", arguments: [0.0, -0.5, 1.5, .nan])
+    func volumeLimits(volume: Double) throws {
+        let request = AlarmRequest(title: "Tea", duration: 60, volume: 0.25, crescendo: 10)
+        #expect(try AlarmWireFormat.decodeRequest(AlarmWireFormat.encode(request)) == request)
+        let refused = #expect(throws: AlarmInputError.self) { try AlarmRequest(duration: 60, volume: volume).makeAlarm(id: UUID(), now: t0) }
+        #expect(refused?.message.hasPrefix("The volume must be above 0 % and at most 100 %") == true)
+        #expect(throws: AlarmInputError.self) { try AlarmRequest(duration: 60, crescendo: 0).makeAlarm(id: UUID(), now: t0) }
+    }
+
     @Test("An unknown key is refused, naming it and listing the known ones")
     func unknownKey() throws {
         let message = try requestError(["duration": .double(60), "snoze": .double(60)])
-        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit.")
+        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit, volume, crescendo.")
     }
 
     @Test("Among several unknown keys, the first in alphabetical order is named (deterministic)")
@@ -304,9 +313,12 @@ struct AlarmWireFormatTests {
 
     @Test("Every key of the alarm enumeration appears in some encoded alarm")
     func alarmKeysCovered() {
+        var loud = Fixture.alarm()
+        loud.volume = 0.4
+        loud.crescendo = 30
         let alarms = AlarmStateName.allCases.map {
             Fixture.alarm(snooze: 5, button: Fixture.snoozeButton, hooks: AlarmHooks([.fire: "f"]), state: Fixture.state($0))
-        } + Fixture.varied
+        } + Fixture.varied + [loud]
         let seen = Set(alarms.flatMap { AlarmWireFormat.encode($0).keys })
         #expect(seen == Set(AlarmWireFormat.AlarmKey.allCases.map(\.rawValue)))
     }
