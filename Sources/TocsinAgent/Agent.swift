@@ -189,8 +189,11 @@ public final class Agent {
 
     private func lost(_ loss: AlarmsService.Loss) {
         switch (loss, isReady) {
-        case (.noBus, _):
+        case (.noBus, false):
             log.error("Cannot connect to the session bus; is DBUS_SESSION_BUS_ADDRESS set?")
+            exitStatus = 1
+        case (.noBus, true):
+            log.error("Lost the connection to the session bus; exiting (alarms are saved).")
             exitStatus = 1
         case (.nameTaken, false):
             log.info("Another Tocsin agent already serves \(AlarmsInterface.busName) on this session bus; this one exits.")

@@ -1,0 +1,120 @@
+# Builds and installs Tocsin: the agent (tocsind), the command line (tocsin), their D-Bus,
+# systemd and XDG autostart files, man pages and shell completions.
+#
+#   make                     release build of tocsind and tocsin, Swift runtime linked in
+#   make install             install under PREFIX (default /usr/local); DESTDIR=… to stage
+#   make uninstall           remove what `make install` installed (same PREFIX/DESTDIR)
+#   make install-capability  let the installed tocsind wake a suspended machine (root)
+#   make deb                 the Debian package (packaging/build-deb; prints the .deb's path)
+#   make clean
+#
+# The binaries link the Swift runtime and Foundation statically (--static-swift-stdlib), so an
+# installed copy needs only system libraries (GLib, libnotify, libcanberra, libstdc++, libc) and
+# never the toolchain it was built with; `make` checks that with readelf.
+#
+# tocsind goes to BINDIR, not libexec: people start it by hand where nothing else does (README,
+# `tocsin`'s "agent not reachable" message and tocsind(1) all say `tocsind &`), and it has its
+# own options and --help. The D-Bus activation file, the systemd unit and the autostart entry
+# all point at $(BINDIR)/tocsind.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DBUSSERVICEDIR ?= $(DATADIR)/dbus-1/services
+DBUSINTERFACEDIR ?= $(DATADIR)/dbus-1/interfaces
+# systemd reads user units from /usr/local/lib/systemd/user as well as /usr/lib/systemd/user.
+SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
+# Desktop sessions read autostart entries from $XDG_CONFIG_DIRS/autostart, which is /etc/xdg
+# whatever the prefix; Debian packages install them there too (as conffiles).
+XDGAUTOSTARTDIR ?= /etc/xdg/autostart
+BASHCOMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
+# zsh looks in /usr/local/share/zsh/site-functions; Debian packages use
+# /usr/share/zsh/vendor-completions (packaging/debian/rules sets that).
+ZSHCOMPLETIONDIR ?= $(DATADIR)/zsh/site-functions
+FISHCOMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
+
+# The Swift toolchain: `swift` on PATH, else the one in /opt/swift (as scripts/swift-env does).
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+# A build directory of its own, so the static release build never fights over .build/release
+# with `swift build -c release` (scripts/demo) and the two do not relink each other's products.
+SWIFT_SCRATCH ?= .build/dist
+# --disable-local-rpath: no $ORIGIN run path (nothing is installed next to the binaries).
+# -z now: resolve every symbol at start-up, so the whole GOT can be made read-only (full RELRO).
+SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
+SWIFT_BUILD = $(SWIFT) build $(SWIFT_BUILD_FLAGS) --scratch-path $(SWIFT_SCRATCH)
+
+INSTALL ?= install
+INSTALL_PROGRAM ?= $(INSTALL) -m 0755
+INSTALL_DATA ?= $(INSTALL) -m 0644
+SETCAP ?= setcap
+
+# Installed names, relative to DESTDIR.
+installed_files = \
+	$(BINDIR)/tocsind \
+	$(BINDIR)/tocsin \
+	$(DBUSSERVICEDIR)/io.github.tocsin.Agent.service \
+	$(DBUSINTERFACEDIR)/io.github.tocsin.Alarms1.xml \
+	$(SYSTEMDUSERUNITDIR)/tocsind.service \
+	$(XDGAUTOSTARTDIR)/io.github.tocsin.Agent.desktop \
+	$(MANDIR)/man1/tocsin.1 \
+	$(MANDIR)/man1/tocsind.1 \
+	$(BASHCOMPLETIONDIR)/tocsin \
+	$(ZSHCOMPLETIONDIR)/_tocsin \
+	$(FISHCOMPLETIONDIR)/tocsin.fish
+
+# One SwiftPM process at a time on one scratch directory.
+.NOTPARALLEL:
+.PHONY: all build check-linkage install uninstall install-capability deb clean
+
+all: build check-linkage
+
+build:
+	$(SWIFT_BUILD) --product tocsind
+	$(SWIFT_BUILD) --product tocsin
+
+# Fails if a binary still needs a Swift runtime library or has a run path into the toolchain.
+check-linkage:
+	@bin="$$($(SWIFT_BUILD) --show-bin-path)"; \
+	for program in tocsind tocsin; do \
+		dynamic="$$(readelf -d "$$bin/$$program")" || exit 1; \
+		if printf '%s\n' "$$dynamic" | grep -E 'NEEDED.*\[(libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime)|RPATH|RUNPATH'; then \
+			echo "$$program: links the Swift runtime dynamically or has a run path (see above)" >&2; exit 1; \
+		fi; \
+	done; \
+	echo "tocsind, tocsin: only system libraries are needed"
+
+# @bindir@ in the D-Bus, systemd and autostart files becomes the installed tocsind's directory.
+substitute = sed -e 's|@bindir@|$(BINDIR)|g'
+
+install: all
+	@bin="$$($(SWIFT_BUILD) --show-bin-path)"; set -ex; \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR); \
+	$(INSTALL_PROGRAM) "$$bin/tocsind" "$$bin/tocsin" $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -d $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(DBUSINTERFACEDIR) $(DESTDIR)$(SYSTEMDUSERUNITDIR) \
+		$(DESTDIR)$(XDGAUTOSTARTDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR)
+	$(substitute) dbus/io.github.tocsin.Agent.service > $(DESTDIR)$(DBUSSERVICEDIR)/io.github.tocsin.Agent.service
+	$(substitute) packaging/systemd/tocsind.service > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/tocsind.service
+	$(substitute) packaging/autostart/io.github.tocsin.Agent.desktop > $(DESTDIR)$(XDGAUTOSTARTDIR)/io.github.tocsin.Agent.desktop
+	chmod 0644 $(DESTDIR)$(DBUSSERVICEDIR)/io.github.tocsin.Agent.service \
+		$(DESTDIR)$(SYSTEMDUSERUNITDIR)/tocsind.service $(DESTDIR)$(XDGAUTOSTARTDIR)/io.github.tocsin.Agent.desktop
+	$(INSTALL_DATA) dbus/io.github.tocsin.Alarms1.xml $(DESTDIR)$(DBUSINTERFACEDIR)/
+	$(INSTALL_DATA) man/tocsin.1 man/tocsind.1 $(DESTDIR)$(MANDIR)/man1/
+	$(INSTALL_DATA) completions/tocsin.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/tocsin
+	$(INSTALL_DATA) completions/_tocsin $(DESTDIR)$(ZSHCOMPLETIONDIR)/_tocsin
+	$(INSTALL_DATA) completions/tocsin.fish $(DESTDIR)$(FISHCOMPLETIONDIR)/tocsin.fish
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(installed_files))
+
+# CAP_WAKE_ALARM lets tocsind arm a CLOCK_REALTIME_ALARM timer that wakes a suspended machine
+# for the next alarm. The Debian package does this in its postinst.
+install-capability:
+	$(SETCAP) cap_wake_alarm+ep $(DESTDIR)$(BINDIR)/tocsind
+
+deb:
+	packaging/build-deb
+
+clean:
+	rm -rf $(SWIFT_SCRATCH)
