@@ -47,6 +47,7 @@ let package = Package(
         .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),
         .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore"]),
         .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLibNotify"], path: "Tests/Support/FakeMediaPlayer"),
+        .executableTarget(name: "fake-notification-server", dependencies: ["GLibSupport", "CGLibNotify"], path: "Tests/Support/FakeNotificationServer"),
         .target(name: "BusTestSupport", dependencies: ["GLibSupport", "CGLibNotify", "TocsinCore"], path: "Tests/Support/BusTestSupport"),
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibNotify", "TocsinCore"]),
         .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLibNotify", "BusTestSupport"]),

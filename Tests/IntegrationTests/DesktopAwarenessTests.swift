@@ -158,3 +158,29 @@ import Testing
         #expect(levels[5] > 0.05, "it never reached full volume: \(levels)")
     }
 }
+
+/// On a notification server that draws no buttons, notifications say what to type instead.
+@Suite(.serialized) struct ServerWithoutButtonsTests {
+    @Test func notificationsNameTheCommandsWhenTheServerHasNoButtons() throws {
+        let fixture = try AgentSession("nobuttons")
+        let dunst = try #require(fixture.session.childProcesses.first { $0.name == "dunst" && $0.isRunning })
+        dunst.terminate()
+        _ = dunst.waitForExit(timeout: .seconds(5))
+        let server = try fixture.session.launch(try AgentSession.binary("fake-notification-server"), [])
+        defer { server.terminate() }
+        #expect(fixture.eventually(timeout: 5) { server.standardOutput().contains("Ready") }, "\(server.standardError())")
+        #expect(fixture.eventually(timeout: 3) { fixture.agentLog.contains("fake-notification-server 1.0 (tocsin tests); it shows no buttons") }, "\(fixture.agentLog)")
+
+        let id = try fixture.startTimer("2s", "--title", "Plain", "--snooze", "1m")
+        let short = String(id.prefix(8))
+        #expect(fixture.eventually(timeout: 4) { server.standardOutput().contains("|Plain|Time’s up") }, "\(server.standardOutput())")
+        let lines = server.standardOutput().split(separator: "\n").filter { $0.contains("|Plain|") }
+        let countdown = try #require(lines.first)
+        #expect(countdown.contains("\\nPause: tocsin pause \(short) · cancel: tocsin cancel \(short)"), "\(countdown)")
+        let alert = try #require(lines.last)
+        #expect(alert.contains("\\nStop: tocsin stop · snooze: tocsin snooze"), "\(alert)")
+        let doctor = try fixture.tocsin("doctor")
+        #expect(doctor.stdout.contains("warning  notifications: fake-notification-server 1.0: it shows no buttons"), "\(doctor.stdout)")
+        #expect(try fixture.tocsin("stop").status == 0)
+    }
+}
