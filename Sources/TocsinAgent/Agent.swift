@@ -9,6 +9,8 @@ public struct AgentConfiguration: Sendable {
     public var stateDirectory: URL
     /// How long a hook may run before it is killed, in seconds.
     public var hookTimeLimit: Double
+    /// The most alarms one application other than the user's command line may hold.
+    public var alarmsPerApplication: Int = 100
     /// Where log lines go.
     public var log: AgentLog
 
@@ -27,25 +29,27 @@ public struct AgentConfiguration: Sendable {
 /// limit), once per second of remaining time while a countdown is on screen, and when a D-Bus
 /// call, a button press or a signal arrives.
 public final class Agent {
-    private let configuration: AgentConfiguration
-    private var log: AgentLog { configuration.log }
-    private let store: AlarmStore
-    private var book = AlarmBook()
+    let configuration: AgentConfiguration
+    var log: AgentLog { configuration.log }
+    let store: AlarmStore
+    var book = AlarmBook()
     private let loop = MainLoop()
-    private var contentWriter = NotificationContentWriter()
+    var contentWriter = NotificationContentWriter()
     /// The wall clock's distance from the boot clock when last looked at; see `clockWasSet()`.
     private var wallClockOffset = WallClockOffset.now()
-    private var service: AlarmsService!
-    private var presenter: NotificationPresenter!
-    private var ringer: Ringer!
+    var service: AlarmsService!
+    var presenter: NotificationPresenter!
+    var ringer: Ringer!
     private var hookRunner: HookRunner!
     private var deadlineTimer: DeadlineTimer!
-    private var wakeTimer: WakeTimer!
+    var wakeTimer: WakeTimer!
     private var timeZoneWatcher: TimeZoneWatcher!
     private var sleepWatcher: SleepWatcher!
-    private var serverMonitor: NotificationServerMonitor!
+    var serverMonitor: NotificationServerMonitor!
     private var mediaPlayers: MediaPlayerPauser!
-    private var isReady = false
+    var callers: CallerIdentifier!
+    var authorizationDesk: AuthorizationDesk!
+    var isReady = false
     private var exitStatus: Int32 = 0
     /// The seconds each countdown notification shows, so it is updated only when they change.
     private var shownSeconds: [UUID: Int] = [:]
@@ -102,8 +106,22 @@ public final class Agent {
             log.info("The time zone changed while the agent was not running; \(movedWhileAway.count) alarm(s) moved to \(currentZone.identifier).")
         }
         presenter = NotificationPresenter(appName: "Tocsin", log: log)
-        presenter.onAction = { [unowned self] id, key in buttonPressed(key, on: id) }
-        presenter.onDismissed = { [unowned self] id in notificationDismissed(id) }
+        presenter.onAction = { [unowned self] id, key in
+            if !authorizationDesk.buttonPressed(key, on: id) { buttonPressed(key, on: id) }
+        }
+        presenter.onDismissed = { [unowned self] id in
+            if !authorizationDesk.dismissed(id) { notificationDismissed(id) }
+        }
+        callers = CallerIdentifier(processID: { [unowned self] sender in service.processID(of: sender) })
+        service.onPeerVanished = { [unowned self] sender in callers.forget(sender) }
+        let authorizationStore = AuthorizationStore(directory: configuration.stateDirectory)
+        let (authorizations, problem) = authorizationStore.load()
+        if let problem { log.warning(problem) }
+        authorizationDesk = AuthorizationDesk(authorizations: authorizations, presenter: presenter, log: log)
+        authorizationDesk.onChange = { [unowned self] app, state in
+            do throws(StoreError) { try authorizationStore.save(authorizationDesk.authorizations) } catch { log.error(error.message) }
+            service.emit(.authorizationChanged, arguments: Variant.tuple([g_variant_new_string(app), g_variant_new_string(state.rawValue)]))
+        }
         serverMonitor = NotificationServerMonitor(log: log)
         serverMonitor.onChange = { [unowned self] in notificationServerChanged() }
         ringer = Ringer(log: log)
@@ -207,7 +225,7 @@ public final class Agent {
     // MARK: Changes
 
     /// Lets time pass up to now: fires what is due, updates countdowns, arms the next wake-up.
-    private func letTimePass() {
+    func letTimePass() {
         guard isReady else { return }
         let now = Date()
         let events = book.advance(to: now)
@@ -222,7 +240,7 @@ public final class Agent {
     /// Makes a change asked for by a client or a button: saved before it takes effect, so a change
     /// that cannot be saved is refused rather than lost at the next restart.
     @discardableResult
-    private func commit(_ change: (inout AlarmBook, Date) throws(AlarmError) -> AlarmEvent) throws(ServiceError) -> AlarmEvent {
+    func commit(_ change: (inout AlarmBook, Date) throws(AlarmError) -> AlarmEvent) throws(ServiceError) -> AlarmEvent {
         letTimePass()
         let now = Date()
         var candidate = book
@@ -291,7 +309,7 @@ public final class Agent {
                 break
             }
             if let hookEvent = event.kind.hookEvent, let command = alarm.hooks[hookEvent] {
-                hookRunner.run(command, event: hookEvent, alarm: alarm)
+                hookRunner.run(command, event: hookEvent, alarm: alarm, fireTime: event.dueDate ?? alarm.fireDate)
             }
         }
     }
@@ -400,108 +418,5 @@ public final class Agent {
         case .paused, .scheduled:
             break
         }
-    }
-}
-
-// MARK: D-Bus methods
-
-extension Agent: AlarmsServiceHandler {
-    func handle(_ method: AlarmsMethod, arguments: OpaquePointer, sender: String) -> Result<OpaquePointer?, ServiceError> {
-        guard isReady else {
-            return .failure(ServiceError(.invalidState, "The agent is still starting; try again in a moment."))
-        }
-        do {
-            return .success(try reply(to: method, arguments: arguments))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    private func reply(to method: AlarmsMethod, arguments: OpaquePointer) throws(ServiceError) -> OpaquePointer? {
-        switch method {
-        case .schedule:
-            let request = try scheduleRequest(in: arguments)
-            let event = try commit { book, now throws(AlarmError) in try book.schedule(request, now: now) }
-            return Variant.tuple([g_variant_new_string(event.alarm.id.uuidString.lowercased())])
-        case .cancel: try perform(.cancel, arguments)
-        case .pause: try perform(.pause, arguments)
-        case .resume: try perform(.resume, arguments)
-        case .stop: try perform(.stop, arguments)
-        case .countdown: try perform(.countdown, arguments)
-        case .secondary: try perform(.secondary, arguments)
-        case .list:
-            return Variant.tuple([Variant.make(dictionaries: book.alarms.map(AlarmWireFormat.encode))])
-        case .getStatus:
-            return Variant.tuple([Variant.make(dictionary: status())])
-        case .get:
-            let id = try alarmID(in: arguments)
-            guard let alarm = book[id] else { throw ServiceError(AlarmError.notFound(id: id.uuidString.lowercased())) }
-            return Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(alarm))])
-        }
-        return nil
-    }
-
-    /// What `tocsin status` shows: how this agent is set up and what it can do.
-    private func status() -> [String: WireValue] {
-        typealias Key = AlarmWireFormat.StatusKey
-        var status: [Key: WireValue] = [
-            .version: .string(TocsinVersion.string),
-            .timeZone: .string(book.timeZone.identifier),
-            .stateFile: .string(store.fileURL.path),
-            .stateWritable: .bool(store.isWritable),
-            .alarmCount: .integer(Int64(book.count)),
-            .ringing: .string(ringer.ringingAlarms.map { $0.uuidString.lowercased() }.joined(separator: ",")),
-        ]
-        if let server = serverMonitor.server {
-            status[.notificationServer] = .string("\(server.name) \(server.version)")
-            status[.notificationActions] = .bool(server.showsActions)
-            status[.notificationProgress] = .bool(server.showsProgress)
-        }
-        switch serverMonitor.doNotDisturb {
-        case .unknown: status[.doNotDisturb] = .string("unknown")
-        case .off: status[.doNotDisturb] = .string("off")
-        case .on(let hidesAlerts, let how):
-            status[.doNotDisturb] = .string("on")
-            status[.doNotDisturbHidesAlerts] = .bool(hidesAlerts)
-            status[.doNotDisturbMechanism] = .string(how)
-        }
-        status[.soundProblem] = ringer.soundProblem.map(WireValue.string)
-        status[.alarmSoundInstalled] = .bool(SoundCheck.problem(with: .themeEvent(AlarmSound.standardEventID)) == nil)
-        switch wakeTimer.availability {
-        case .available:
-            status[.canWakeSystem] = .bool(true)
-        case .unavailable(let reason):
-            status[.canWakeSystem] = .bool(false)
-            status[.wakeProblem] = .string(reason)
-        }
-        return Dictionary(uniqueKeysWithValues: status.map { ($0.key.rawValue, $0.value) })
-    }
-
-    private func perform(_ intent: AlarmIntent, _ arguments: OpaquePointer) throws(ServiceError) {
-        let id = try alarmID(in: arguments)
-        try commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
-    }
-
-    private func scheduleRequest(in arguments: OpaquePointer) throws(ServiceError) -> AlarmRequest {
-        let dictionary = Variant.child(arguments, 0)
-        defer { g_variant_unref(dictionary) }
-        let request: AlarmRequest
-        do {
-            request = try AlarmWireFormat.decodeRequest(Variant.dictionary(dictionary))
-        } catch {
-            throw ServiceError(.invalidArgument, error.message)
-        }
-        if let problem = SoundCheck.problem(with: request.sound) {
-            throw ServiceError(.invalidArgument, problem)
-        }
-        return request
-    }
-
-    private func alarmID(in arguments: OpaquePointer) throws(ServiceError) -> UUID {
-        let text = Variant.string(in: arguments, at: 0)
-        guard let id = UUID(uuidString: text) else {
-            throw ServiceError(.invalidArgument, "“\(AlarmInputError.quotable(text.prefix(64)))” is not an alarm id (ids look like 3f2b8c1e-0d4a-4c1e-9a57-8f1e2d3c4b5a).")
-        }
-        return id
     }
 }

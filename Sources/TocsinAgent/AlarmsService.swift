@@ -5,9 +5,10 @@ import TocsinCore
 /// What the D-Bus service asks of the agent: one call per method, answered with the reply's
 /// arguments or an error.
 protocol AlarmsServiceHandler: AnyObject {
-    /// Handles `method` called with `arguments` (the `(…)` tuple of its in-arguments) by `sender`.
-    /// Returns the reply tuple (or `nil` for none), or the error to send back.
-    func handle(_ method: AlarmsMethod, arguments: OpaquePointer, sender: String) -> Result<OpaquePointer?, ServiceError>
+    /// Handles `method` called with `arguments` (the `(…)` tuple of its in-arguments) by `sender`,
+    /// and calls `reply` exactly once — at once, or later when the answer has to wait (for the
+    /// user to allow an application). The reply is the reply tuple (or `nil`), or the error.
+    func handle(_ method: AlarmsMethod, arguments: OpaquePointer, sender: String, reply: @escaping (Result<OpaquePointer?, ServiceError>) -> Void)
 }
 
 /// An error sent back to a D-Bus caller: a name under `io.github.tocsin.Error.` and a sentence.
@@ -26,7 +27,8 @@ struct ServiceError: Error {
         case .notFound: self.init(.notFound, error.description)
         case .invalidState: self.init(.invalidState, error.description)
         case .invalidArgument: self.init(.invalidArgument, error.description)
-        case .limitReached: self.init(.limitReached, error.description)
+        case .limitReached, .appLimitReached: self.init(.limitReached, error.description)
+        case .notAuthorized: self.init(.notAuthorized, error.description)
         }
     }
 }
@@ -105,6 +107,22 @@ final class AlarmsService {
         )
     }
 
+    /// The process id of the bus peer `sender`, from the bus daemon.
+    func processID(of sender: String) -> pid_t? {
+        guard let connection else { return nil }
+        var error: UnsafeMutablePointer<GError>?
+        guard let reply = g_dbus_connection_call_sync(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
+            Variant.tuple([g_variant_new_string(sender)]), nil, G_DBUS_CALL_FLAGS_NONE, 2000, nil, &error) else {
+            if let error { g_error_free(error) }
+            return nil
+        }
+        defer { g_variant_unref(reply) }
+        let value = Variant.child(reply, 0)
+        defer { g_variant_unref(value) }
+        return pid_t(g_variant_get_uint32(value))
+    }
+
     /// Emits `signal` with `arguments` (a tuple matching its signature) to every listener.
     func emit(_ signal: AlarmsSignal, arguments: OpaquePointer) {
         guard let connection else {
@@ -120,8 +138,21 @@ final class AlarmsService {
         }
     }
 
+    /// Called with a unique bus name that left the bus (a client went away).
+    var onPeerVanished: (String) -> Void = { _ in }
+
     private func busAcquired(_ connection: OpaquePointer) {
         self.connection = connection
+        // NameOwnerChanged(name, old, "") for a unique name: that client disconnected.
+        _ = g_dbus_connection_signal_subscribe(
+            connection, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus", nil,
+            G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, userData in
+                let service = Unmanaged<AlarmsService>.fromOpaque(userData!).takeUnretainedValue()
+                let name = Variant.string(in: parameters!, at: 0)
+                if name.hasPrefix(":"), Variant.string(in: parameters!, at: 2).isEmpty {
+                    service.onPeerVanished(name)
+                }
+            }, Unmanaged.passUnretained(self).toOpaque(), nil)
         do {
             registrationID = try GLibError.check {
                 g_dbus_connection_register_object(
@@ -139,11 +170,18 @@ final class AlarmsService {
             g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "Unknown method \(methodName)")
             return
         }
-        switch handler.handle(method, arguments: parameters, sender: sender) {
-        case .success(let reply):
-            g_dbus_method_invocation_return_value(invocation, reply)
-        case .failure(let error):
-            g_dbus_method_invocation_return_dbus_error(invocation, error.name.dbusName, error.message)
+        // The invocation is kept until the handler replies, which may be later (GDBus frees it
+        // when a reply is returned, so no unref follows the return calls).
+        var replied = false
+        handler.handle(method, arguments: parameters, sender: sender) { result in
+            guard !replied else { return }
+            replied = true
+            switch result {
+            case .success(let reply):
+                g_dbus_method_invocation_return_value(invocation, reply)
+            case .failure(let error):
+                g_dbus_method_invocation_return_dbus_error(invocation, error.name.dbusName, error.message)
+            }
         }
     }
 }

@@ -7,8 +7,8 @@ import TocsinCore
 /// Runs an alarm's hook commands with `/bin/sh -c`, without ever blocking the main loop.
 ///
 /// The alarm's details reach the command only through environment variables (`TOCSIN_ID`,
-/// `TOCSIN_TITLE`, `TOCSIN_EVENT`), never spliced into its text, so no title can inject shell
-/// syntax. Output goes to the agent's log, line by line and bounded; a command still running
+/// `TOCSIN_TITLE`, `TOCSIN_EVENT`, `TOCSIN_APP_ID`, `TOCSIN_METADATA` as JSON, `TOCSIN_FIRE_TIME`
+/// as ISO 8601), never spliced into its text, so no title can inject shell syntax. Output goes to the agent's log, line by line and bounded; a command still running
 /// after the time limit is killed with its whole process group.
 final class HookRunner {
     private let log: AgentLog
@@ -23,13 +23,16 @@ final class HookRunner {
         self.outputLimit = outputLimit
     }
 
-    /// Starts `command` for `event` of `alarm`; returns at once.
-    func run(_ command: String, event: HookEvent, alarm: Alarm) {
+    /// Starts `command` for `event` of `alarm`, which was due at `fireTime`; returns at once.
+    func run(_ command: String, event: HookEvent, alarm: Alarm, fireTime: Date?) {
         let label = "\(event.rawValue) hook of “\(alarm.title)”"
         var environment = ProcessInfo.processInfo.environment
         environment["TOCSIN_ID"] = alarm.id.uuidString.lowercased()
         environment["TOCSIN_TITLE"] = alarm.title
         environment["TOCSIN_EVENT"] = event.rawValue
+        environment["TOCSIN_APP_ID"] = alarm.owner
+        environment["TOCSIN_METADATA"] = alarm.metadata ?? "null"
+        environment["TOCSIN_FIRE_TIME"] = fireTime.map { $0.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) } ?? ""
         do {
             let (pid, output) = try Self.spawn(["/bin/sh", "-c", command], environment: environment)
             let hook = RunningHook(pid: pid, label: label, outputDescriptor: output, outputLimit: outputLimit, log: log)

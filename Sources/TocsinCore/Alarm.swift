@@ -34,6 +34,13 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     public var state: AlarmState
     /// When it was scheduled.
     public let createdAt: Date
+    /// The application that scheduled it; `nil` is the user's own command line (`tocsin`).
+    public var appID: String?
+    /// A small JSON value the application stored with the alarm, handed back to it and to hooks.
+    public var metadata: String?
+
+    /// The owner's application id, the command line's when none was recorded.
+    public var owner: String { appID ?? AppAuthorizations.commandLineAppID }
 
     /// Creates an alarm; `AlarmBook.schedule` is the usual way, as it validates the request first.
     public init(
@@ -41,7 +48,7 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
         snoozeDuration: TimeInterval?, secondaryButton: SecondaryButton?, sound: AlarmSound,
         volume: Double? = nil, crescendo: TimeInterval? = nil,
         ringLimit: TimeInterval, lateLimit: TimeInterval = AlarmRequest.defaultLateLimit,
-        hooks: AlarmHooks, state: AlarmState, createdAt: Date
+        hooks: AlarmHooks, state: AlarmState, createdAt: Date, appID: String? = nil, metadata: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -58,6 +65,8 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
         self.hooks = hooks
         self.state = state
         self.createdAt = createdAt
+        self.appID = appID
+        self.metadata = metadata
     }
 }
 

@@ -39,17 +39,24 @@ public struct AlarmBook: Sendable, Equatable {
     public subscript(id: UUID) -> Alarm? { alarmsByID[id] }
 
     /// Adds the alarm `request` describes, counting down from `now`.
-    public mutating func schedule(_ request: AlarmRequest, id: UUID = UUID(), now: Date) throws(AlarmError) -> AlarmEvent {
+    ///
+    /// `owner` is the scheduling application (`nil`: the user's command line); an application
+    /// other than the command line holds at most `ownerLimit` alarms.
+    public mutating func schedule(_ request: AlarmRequest, id: UUID = UUID(), now: Date, owner: String? = nil, ownerLimit: Int? = nil) throws(AlarmError) -> AlarmEvent {
         guard alarmsByID.count < capacity else { throw .limitReached(limit: capacity) }
+        if let owner, let ownerLimit, alarmsByID.values.lazy.filter({ $0.appID == owner }).count >= ownerLimit {
+            throw .appLimitReached(app: owner, limit: ownerLimit)
+        }
         guard alarmsByID[id] == nil else {
             throw .invalidArgument(AlarmInputError("An alarm with the id \(id.uuidString.lowercased()) already exists."))
         }
-        let alarm: Alarm
+        var alarm: Alarm
         do {
             alarm = try request.makeAlarm(id: id, now: now, timeZone: timeZone)
         } catch {
             throw .invalidArgument(error)
         }
+        alarm.appID = owner
         alarmsByID[alarm.id] = alarm
         return AlarmEvent(.scheduled, alarm)
     }

@@ -8,6 +8,10 @@ public enum AlarmError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidArgument(AlarmInputError)
     /// The agent holds as many alarms as it will; nothing was added.
     case limitReached(limit: Int)
+    /// The application holds as many alarms as an application may; nothing was added.
+    case appLimitReached(app: String, limit: Int)
+    /// The application may not set alarms: the user refused, or has not answered.
+    case notAuthorized(app: String, state: AuthorizationState)
 
     /// One sentence for a person.
     public var description: String {
@@ -20,6 +24,12 @@ public enum AlarmError: Error, Sendable, Equatable, CustomStringConvertible {
             inputError.message
         case .limitReached(let limit):
             "The agent already holds \(limit) alarms and timers, its maximum; cancel some first."
+        case .appLimitReached(let app, let limit):
+            "“\(app)” already holds \(limit) alarms, the most an application may; cancel some first."
+        case .notAuthorized(let app, .denied):
+            "“\(app)” may not set alarms: the user did not allow it (change it with “tocsin auth grant \(app)”)."
+        case .notAuthorized(let app, _):
+            "“\(app)” may not set alarms until the user answers whether to allow it."
         }
     }
 }

@@ -30,6 +30,8 @@ public struct AlarmRequest: Sendable, Equatable {
     public var lateLimit: TimeInterval?
     /// Shell commands for the alarm's events.
     public var hooks: AlarmHooks
+    /// A small JSON value to keep with the alarm (at most `maximumMetadataSize` bytes).
+    public var metadata: String?
 
     /// How long an alarm rings unanswered unless told otherwise: ten minutes.
     public static let defaultRingLimit: TimeInterval = 600
@@ -51,6 +53,8 @@ public struct AlarmRequest: Sendable, Equatable {
     public static let maximumTitleLength = 200
     /// The longest button label accepted, in characters.
     public static let maximumLabelLength = 40
+    /// The largest metadata accepted, in bytes of JSON.
+    public static let maximumMetadataSize = 4096
     /// The longest hook command accepted, in bytes.
     public static let maximumHookLength = 4096
 
@@ -60,7 +64,7 @@ public struct AlarmRequest: Sendable, Equatable {
         snoozeDuration: TimeInterval? = nil, secondaryButtonLabel: String? = nil,
         sound: AlarmSound = .standard, volume: Double? = nil, crescendo: TimeInterval? = nil,
         ringLimit: TimeInterval? = nil, lateLimit: TimeInterval? = nil,
-        hooks: AlarmHooks = AlarmHooks()
+        hooks: AlarmHooks = AlarmHooks(), metadata: String? = nil
     ) {
         self.kind = kind
         self.schedule = schedule
@@ -74,6 +78,7 @@ public struct AlarmRequest: Sendable, Equatable {
         self.ringLimit = ringLimit
         self.lateLimit = lateLimit
         self.hooks = hooks
+        self.metadata = metadata
     }
 
     /// Checks every field and builds the alarm it describes, set at `now`, with local schedules
@@ -117,6 +122,14 @@ public struct AlarmRequest: Sendable, Equatable {
         for (event, command) in hooks.commands {
             try Self.checkHook(command, event: event)
         }
+        if let metadata {
+            guard metadata.utf8.count <= Self.maximumMetadataSize else {
+                throw AlarmInputError("The metadata is \(metadata.utf8.count) bytes of JSON; at most \(Self.maximumMetadataSize) are kept with an alarm.")
+            }
+            guard (try? JSONSerialization.jsonObject(with: Data(metadata.utf8), options: [.fragmentsAllowed])) != nil else {
+                throw AlarmInputError("The metadata is not valid JSON.")
+            }
+        }
         let alarm = Alarm(
             id: id,
             title: try Self.cleanedText(title, named: "title", maximumLength: Self.maximumTitleLength)
@@ -133,7 +146,8 @@ public struct AlarmRequest: Sendable, Equatable {
             lateLimit: lateLimit,
             hooks: hooks,
             state: .scheduled(fireDate: fireDate),
-            createdAt: now
+            createdAt: now,
+            metadata: metadata
         )
         return alarm.with(state: alarm.waitingState(until: fireDate, now: now))
     }

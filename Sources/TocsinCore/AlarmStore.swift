@@ -98,25 +98,10 @@ public final class AlarmStore: @unchecked Sendable {
         } catch {
             throw StoreError("Could not encode the alarms: \(error)")
         }
-        try createDirectory()
-        let temporary = directory.appendingPathComponent(".alarms.json.\(getpid()).tmp")
         do {
-            try Self.writeDurably(data, to: temporary)
-            try Self.posix("rename \(temporary.lastPathComponent) to \(fileURL.lastPathComponent)") {
-                rename(temporary.path, fileURL.path)
-            }
-            try Self.syncDirectory(directory)
+            try AtomicFile.write(data, to: fileURL)
         } catch {
-            unlink(temporary.path)
             throw StoreError("Could not save the alarms to \(fileURL.path): \(error.message)")
-        }
-    }
-
-    private func createDirectory() throws(StoreError) {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StoreError("Could not create the state directory \(directory.path): \(error.localizedDescription)")
         }
     }
 
@@ -161,37 +146,6 @@ public final class AlarmStore: @unchecked Sendable {
         }
         unwritableReason = "the existing file could not be read or moved aside, and it is not overwritten"
         return .unusable(reason: "\(reason), and moving it aside failed: \(failure)")
-    }
-
-    private static func writeDurably(_ data: Data, to url: URL) throws(StoreError) {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw StoreError(posixMessage("create \(url.lastPathComponent)")) }
-        defer { close(descriptor) }
-        var written = 0
-        while written < data.count {
-            let result = data.withUnsafeBytes { bytes in
-                write(descriptor, bytes.baseAddress! + written, data.count - written)
-            }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { throw StoreError(posixMessage("write \(url.lastPathComponent)")) }
-            written += result
-        }
-        try posix("flush \(url.lastPathComponent) to disk") { fsync(descriptor) }
-    }
-
-    private static func syncDirectory(_ directory: URL) throws(StoreError) {
-        let descriptor = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw StoreError(posixMessage("open the directory")) }
-        defer { close(descriptor) }
-        try posix("flush the directory to disk") { fsync(descriptor) }
-    }
-
-    private static func posix(_ what: String, _ call: () -> Int32) throws(StoreError) {
-        guard call() == 0 else { throw StoreError(posixMessage(what)) }
-    }
-
-    private static func posixMessage(_ what: String) -> String {
-        "could not \(what): \(String(cString: strerror(errno)))"
     }
 
     /// A coding path as people read it: `alarms[0].state`.

@@ -9,7 +9,7 @@ public enum AlarmWireFormat {
     /// Keys a `Schedule` request may carry.
     public enum RequestKey: String, CaseIterable, Sendable {
         case kind, title, duration, snooze, buttonLabel = "button-label", sound, ringLimit = "ring-limit", hooks
-        case at, time, weekdays, date, preAlert = "pre-alert", lateLimit = "late-limit", volume, crescendo
+        case at, time, weekdays, date, preAlert = "pre-alert", lateLimit = "late-limit", volume, crescendo, metadata
     }
 
     /// Keys of an alarm returned by `Get`/`List` and carried by signals.
@@ -18,6 +18,7 @@ public enum AlarmWireFormat {
         case sound, ringLimit = "ring-limit", hooks, created, fireTime = "fire-time", phaseDuration = "phase-duration"
         case remaining, alertingSince = "alerting-since"
         case at, time, weekdays, date, lateLimit = "late-limit", followsWallClock = "follows-wall-clock", volume, crescendo
+        case appID = "app-id", metadata
     }
 
     /// Keys of the `GetStatus` reply.
@@ -49,6 +50,7 @@ public enum AlarmWireFormat {
         dictionary[.lateLimit] = request.lateLimit.map(WireValue.double)
         dictionary[.volume] = request.volume.map(WireValue.double)
         dictionary[.crescendo] = request.crescendo.map(WireValue.double)
+        dictionary[.metadata] = request.metadata.map(WireValue.string)
         dictionary[.title] = request.title.map(WireValue.string)
         dictionary[.snooze] = request.snoozeDuration.map(WireValue.double)
         dictionary[.buttonLabel] = request.secondaryButtonLabel.map(WireValue.string)
@@ -98,7 +100,8 @@ public enum AlarmWireFormat {
             crescendo: try fields.seconds(.crescendo),
             ringLimit: try fields.seconds(.ringLimit),
             lateLimit: try fields.seconds(.lateLimit),
-            hooks: try fields.hooks(.hooks)
+            hooks: try fields.hooks(.hooks),
+            metadata: try fields.string(.metadata)
         )
     }
 
@@ -141,6 +144,8 @@ public enum AlarmWireFormat {
         dictionary[.snooze] = alarm.snoozeDuration.map(WireValue.double)
         dictionary[.volume] = alarm.volume.map(WireValue.double)
         dictionary[.crescendo] = alarm.crescendo.map(WireValue.double)
+        dictionary[.appID] = .string(alarm.owner)
+        dictionary[.metadata] = alarm.metadata.map(WireValue.string)
         dictionary[.buttonLabel] = alarm.secondaryButton.map { .string($0.label) }
         dictionary[.buttonBehavior] = alarm.secondaryButton.map { .string($0.behavior.rawValue) }
         if !alarm.hooks.isEmpty {
@@ -208,7 +213,9 @@ public enum AlarmWireFormat {
             lateLimit: try fields.seconds(.lateLimit) ?? AlarmRequest.defaultLateLimit,
             hooks: try fields.hooks(.hooks),
             state: state,
-            createdAt: try fields.required(.created, fields.instant)
+            createdAt: try fields.required(.created, fields.instant),
+            appID: try fields.string(.appID).flatMap { $0 == AppAuthorizations.commandLineAppID ? nil : $0 },
+            metadata: try fields.string(.metadata)
         )
     }
 }

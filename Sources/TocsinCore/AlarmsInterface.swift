@@ -53,12 +53,19 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
     case list = "List"
     case get = "Get"
     case getStatus = "GetStatus"
+    case identifyApplication = "IdentifyApplication"
+    case requestAuthorization = "RequestAuthorization"
+    case getAuthorization = "GetAuthorization"
+    case listAuthorizations = "ListAuthorizations"
+    case setAuthorization = "SetAuthorization"
 
     /// The arguments the caller sends.
     public var inArguments: [AlarmsInterface.Argument] {
         switch self {
         case .schedule: [.init(name: "request", signature: "a{sv}")]
-        case .list, .getStatus: []
+        case .list, .getStatus, .requestAuthorization, .getAuthorization, .listAuthorizations: []
+        case .identifyApplication: [.init(name: "app_id", signature: "s")]
+        case .setAuthorization: [.init(name: "app_id", signature: "s"), .init(name: "state", signature: "s")]
         case .cancel, .pause, .resume, .stop, .countdown, .secondary, .get: [.init(name: "id", signature: "s")]
         }
     }
@@ -70,6 +77,9 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
         case .list: [.init(name: "alarms", signature: "aa{sv}")]
         case .get: [.init(name: "alarm", signature: "a{sv}")]
         case .getStatus: [.init(name: "status", signature: "a{sv}")]
+        case .requestAuthorization, .getAuthorization: [.init(name: "state", signature: "s")]
+        case .listAuthorizations: [.init(name: "states", signature: "a{ss}")]
+        case .identifyApplication, .setAuthorization: []
         case .cancel, .pause, .resume, .stop, .countdown, .secondary: []
         }
     }
@@ -81,12 +91,15 @@ public enum AlarmsSignal: String, CaseIterable, Sendable {
     case changed = "Changed"
     /// An alarm was removed: `(s reason, a{sv} alarm)`.
     case removed = "Removed"
+    /// An application's authorization changed: `(s app_id, s state)`.
+    case authorizationChanged = "AuthorizationChanged"
 
     /// The signal's arguments.
     public var arguments: [AlarmsInterface.Argument] {
         switch self {
         case .changed: [.init(name: "event", signature: "s"), .init(name: "alarm", signature: "a{sv}")]
         case .removed: [.init(name: "reason", signature: "s"), .init(name: "alarm", signature: "a{sv}")]
+        case .authorizationChanged: [.init(name: "app_id", signature: "s"), .init(name: "state", signature: "s")]
         }
     }
 }
@@ -98,6 +111,7 @@ public enum AlarmsErrorName: String, CaseIterable, Sendable {
     case invalidArgument = "InvalidArgument"
     case limitReached = "LimitReached"
     case storageFailed = "StorageFailed"
+    case notAuthorized = "NotAuthorized"
 
     /// The full D-Bus error name, e.g. `io.github.tocsin.Error.NotFound`.
     public var dbusName: String { AlarmsInterface.errorPrefix + rawValue }

@@ -30,9 +30,11 @@ public final class TocsinClient {
         g_object_unref(UnsafeMutableRawPointer(connection))
     }
 
-    /// Schedules what `request` describes; returns the new alarm's id.
+    /// Schedules what `request` describes; returns the new alarm's id. An application's first
+    /// request waits for the user's consent.
     public func schedule(_ request: AlarmRequest) throws(TocsinClientError) -> UUID {
-        let reply = try call(.schedule, Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(request))]))
+        let reply = try call(.schedule, Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(request))]),
+                             timeoutMilliseconds: Self.answerTimeoutMilliseconds)
         defer { g_variant_unref(reply) }
         let text = Variant.string(in: reply, at: 0)
         guard let id = UUID(uuidString: text) else { throw .protocolError("The agent returned “\(text)” as an id.") }
@@ -79,6 +81,48 @@ public final class TocsinClient {
         return Variant.dictionary(dictionary)
     }
 
+    /// Says which application this connection speaks for (`IdentifyApplication`); the agent files
+    /// alarms and the user's consent under it.
+    public func identifyApplication(_ appID: String) throws(TocsinClientError) {
+        g_variant_unref(try call(.identifyApplication, Variant.tuple([g_variant_new_string(appID)])))
+    }
+
+    /// Asks the user, if not asked yet, whether this application may set alarms; waits for the
+    /// answer (up to five minutes) and returns the state.
+    public func requestAuthorization() throws(TocsinClientError) -> AuthorizationState {
+        try authorizationState(from: call(.requestAuthorization, nil, timeoutMilliseconds: Self.answerTimeoutMilliseconds))
+    }
+
+    /// This application's authorization state, without asking.
+    public func authorization() throws(TocsinClientError) -> AuthorizationState {
+        try authorizationState(from: call(.getAuthorization, nil))
+    }
+
+    /// Every application the user answered for (only the tocsin command line may ask).
+    public func authorizations() throws(TocsinClientError) -> [String: AuthorizationState] {
+        let reply = try call(.listAuthorizations, nil)
+        defer { g_variant_unref(reply) }
+        let map = Variant.child(reply, 0)
+        defer { g_variant_unref(map) }
+        guard case .stringMap(let states) = Variant.wireValue(map) else { throw .protocolError("The agent sent authorizations this client cannot read.") }
+        return states.compactMapValues(AuthorizationState.init(rawValue:))
+    }
+
+    /// Sets `app`'s authorization (only the tocsin command line may).
+    public func setAuthorization(_ state: AuthorizationState, for app: String) throws(TocsinClientError) {
+        g_variant_unref(try call(.setAuthorization, Variant.tuple([g_variant_new_string(app), g_variant_new_string(state.rawValue)])))
+    }
+
+    private func authorizationState(from reply: OpaquePointer) throws(TocsinClientError) -> AuthorizationState {
+        defer { g_variant_unref(reply) }
+        let text = Variant.string(in: reply, at: 0)
+        guard let state = AuthorizationState(rawValue: text) else { throw .protocolError("The agent sent the authorization state “\(text)”.") }
+        return state
+    }
+
+    /// How long a call that may wait for the user's answer may take: longer than the agent waits.
+    static let answerTimeoutMilliseconds: Int32 = 330_000
+
     /// Whether the session bus can start the agent on demand (its D-Bus activation file is installed).
     public func agentIsActivatable() -> Bool {
         var error: UnsafeMutablePointer<GError>?
@@ -101,7 +145,7 @@ public final class TocsinClient {
     /// Calls `handler` on the main loop for every change the agent announces, from now on, across
     /// agent restarts. The caller must run a GLib main loop (`MainLoop().run()`).
     public func watch(_ handler: @escaping (AlarmChange) -> Void) {
-        for signal in AlarmsSignal.allCases {
+        for signal in [AlarmsSignal.changed, .removed] {
             let box = SignalHandlerBox { parameters in
                 let eventVariant = Variant.child(parameters, 0)
                 let alarmVariant = Variant.child(parameters, 1)
@@ -142,15 +186,16 @@ public final class TocsinClient {
     }
 
     /// Calls `method` and returns its reply tuple (owned by the caller), or the agent's error.
-    private func call(_ method: AlarmsMethod, _ arguments: OpaquePointer?) throws(TocsinClientError) -> OpaquePointer {
+    private func call(_ method: AlarmsMethod, _ arguments: OpaquePointer?, timeoutMilliseconds: Int32? = nil) throws(TocsinClientError) -> OpaquePointer {
+        let timeout = timeoutMilliseconds ?? self.timeoutMilliseconds
         do {
             return try GLibError.check {
                 g_dbus_connection_call_sync(
                     connection, AlarmsInterface.busName, AlarmsInterface.objectPath, AlarmsInterface.name,
-                    method.rawValue, arguments, nil, G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds, nil, $0)
+                    method.rawValue, arguments, nil, G_DBUS_CALL_FLAGS_NONE, timeout, nil, $0)
             }!
         } catch where error.isTimeout {
-            throw .agentUnavailable("The Tocsin agent did not answer within \(timeoutMilliseconds / 1000) s; it may be stuck. Restart it (“pkill tocsind; tocsind &”) and look at its log.")
+            throw .agentUnavailable("The Tocsin agent did not answer within \(timeout / 1000) s; it may be stuck. Restart it (“pkill tocsind; tocsind &”) and look at its log.")
         } catch {
             throw TocsinClientError(dbusErrorName: error.remoteName, message: error.message)
         }

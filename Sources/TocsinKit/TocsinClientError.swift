@@ -14,6 +14,8 @@ public enum TocsinClientError: Error, Sendable, Equatable, CustomStringConvertib
     case limitReached(String)
     /// The agent could not save the change, so it did not make it.
     case storageFailed(String)
+    /// The application may not set alarms: the user refused or has not answered.
+    case notAuthorized(String)
     /// The agent answered something this client does not understand (a version mismatch).
     case protocolError(String)
 
@@ -21,7 +23,7 @@ public enum TocsinClientError: Error, Sendable, Equatable, CustomStringConvertib
     public var message: String {
         switch self {
         case .agentUnavailable(let message), .notFound(let message), .invalidState(let message),
-             .invalidArgument(let message), .limitReached(let message), .storageFailed(let message),
+             .invalidArgument(let message), .limitReached(let message), .storageFailed(let message), .notAuthorized(let message),
              .protocolError(let message):
             message
         }
@@ -37,6 +39,7 @@ public enum TocsinClientError: Error, Sendable, Equatable, CustomStringConvertib
         case AlarmsErrorName.invalidArgument.dbusName?: self = .invalidArgument(message)
         case AlarmsErrorName.limitReached.dbusName?: self = .limitReached(message)
         case AlarmsErrorName.storageFailed.dbusName?: self = .storageFailed(message)
+        case AlarmsErrorName.notAuthorized.dbusName?: self = .notAuthorized(message)
         case "org.freedesktop.DBus.Error.ServiceUnknown"?, "org.freedesktop.DBus.Error.NameHasNoOwner"?:
             self = .agentUnavailable(Self.notRunning)
         case let name? where name.hasPrefix("org.freedesktop.DBus.Error.Spawn"):

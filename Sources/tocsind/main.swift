@@ -5,7 +5,7 @@ import TocsinCore
 // tocsind: the Tocsin session agent. Everything it does lives in TocsinAgent; this file only
 // reads the command line.
 let usage = """
-    Usage: tocsind [--state-dir DIR] [--hook-time-limit SECONDS]
+    Usage: tocsind [--state-dir DIR] [--hook-time-limit SECONDS] [--app-alarm-limit N]
 
     The Tocsin agent: keeps your alarms and timers and rings them on time. It serves
     io.github.tocsin.Agent on the session bus; use the `tocsin` command to talk to it.
@@ -13,6 +13,9 @@ let usage = """
       --state-dir DIR   keep alarms in DIR (default: $XDG_STATE_HOME/tocsin)
       --hook-time-limit SECONDS
                         kill a hook still running after SECONDS (default 60)
+      --app-alarm-limit N
+                        the most alarms one application (not the tocsin command line) may
+                        hold (default 100)
       --version         print the version
       --help            show this help
     """
@@ -33,6 +36,12 @@ while let argument = arguments.popFirst() {
             exit(2)
         }
         configuration.hookTimeLimit = seconds
+    case "--app-alarm-limit":
+        guard let text = arguments.popFirst(), let limit = Int(text), limit > 0 else {
+            FileHandle.standardError.write(Data("tocsind: --app-alarm-limit needs a number of alarms above zero.\n".utf8))
+            exit(2)
+        }
+        configuration.alarmsPerApplication = limit
     case "--version":
         print("tocsind \(TocsinVersion.string)")
         exit(0)

@@ -464,7 +464,7 @@ struct AlarmStoreTests {
             try Data("x".utf8).write(to: blocker)
             let store = AlarmStore(directory: blocker.appendingPathComponent("tocsin"))
             let error = try #require(throws: StoreError.self) { try store.save([]) }
-            #expect(error.message.contains("Could not create the state directory \(store.directory.path)"))
+            #expect(error.message.contains("could not create the directory \(store.directory.path)"), "\(error.message)")
             #expect(try Data(contentsOf: blocker) == Data("x".utf8))
         }
     }

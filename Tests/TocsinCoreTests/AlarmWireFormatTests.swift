@@ -72,7 +72,7 @@ struct AlarmWireFormatTests {
     func requestKeysCovered() {
         let requests = [
             AlarmRequest(title: "Tea", duration: 60, snoozeDuration: 30, secondaryButtonLabel: "Again", volume: 0.5, crescendo: 20,
-                         ringLimit: 90, lateLimit: 45, hooks: AlarmHooks([.fire: "f"])),
+                         ringLimit: 90, lateLimit: 45, hooks: AlarmHooks([.fire: "f"]), metadata: "{}"),
             AlarmRequest(kind: .alarm, schedule: .fixed(t0), duration: 0),
             AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), duration: 60),
             AlarmRequest(kind: .alarm, schedule: .localDateTime(Fixture.date(2026, 12, 1), Fixture.time(7)), duration: 0),
@@ -153,10 +153,25 @@ struct AlarmWireFormatTests {
         #expect(throws: AlarmInputError.self) { try AlarmRequest(duration: 60, crescendo: 0).makeAlarm(id: UUID(), now: t0) }
     }
 
+    @Test("Metadata and the owning application round-trip; the command line is “tocsin” on the wire and nil in the model")
+    func ownerAndMetadata() throws {
+        var alarm = Fixture.alarm()
+        alarm.appID = "org.example.Cook"
+        alarm.metadata = #"{"step": 2}"#
+        #expect(try AlarmWireFormat.decodeAlarm(AlarmWireFormat.encode(alarm)) == alarm)
+        let mine = Fixture.alarm()
+        #expect(AlarmWireFormat.encode(mine)["app-id"] == .string("tocsin"))
+        #expect(try AlarmWireFormat.decodeAlarm(AlarmWireFormat.encode(mine)).appID == nil)
+        let request = AlarmRequest(duration: 60, metadata: "[1, 2]")
+        #expect(try AlarmWireFormat.decodeRequest(AlarmWireFormat.encode(request)) == request)
+        #expect(throws: AlarmInputError.self) { try AlarmRequest(duration: 60, metadata: "{not json").makeAlarm(id: UUID(), now: t0) }
+        #expect(throws: AlarmInputError.self) { try AlarmRequest(duration: 60, metadata: String(repeating: "1", count: 4097)).makeAlarm(id: UUID(), now: t0) }
+    }
+
     @Test("An unknown key is refused, naming it and listing the known ones")
     func unknownKey() throws {
         let message = try requestError(["duration": .double(60), "snoze": .double(60)])
-        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit, volume, crescendo.")
+        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit, volume, crescendo, metadata.")
     }
 
     @Test("Among several unknown keys, the first in alphabetical order is named (deterministic)")
@@ -226,7 +241,7 @@ struct AlarmWireFormatTests {
     func stateKeys(name: AlarmStateName, keys: Set<String>) {
         // An alarm on a fixed instant, so the only schedule key is `at`.
         let dictionary = AlarmWireFormat.encode(Fixture.alarm(kind: .alarm, schedule: .fixed(at(60)), state: Fixture.state(name)))
-        let common: Set<String> = ["id", "title", "kind", "state", "duration", "sound", "ring-limit", "late-limit", "created", "at"]
+        let common: Set<String> = ["id", "title", "kind", "state", "duration", "sound", "ring-limit", "late-limit", "created", "at", "app-id"]
         #expect(Set(dictionary.keys) == common.union(keys))
         #expect(dictionary["state"] == .string(name.rawValue))
     }
@@ -316,6 +331,7 @@ struct AlarmWireFormatTests {
         var loud = Fixture.alarm()
         loud.volume = 0.4
         loud.crescendo = 30
+        loud.metadata = #"{"step": 2}"#
         let alarms = AlarmStateName.allCases.map {
             Fixture.alarm(snooze: 5, button: Fixture.snoozeButton, hooks: AlarmHooks([.fire: "f"]), state: Fixture.state($0))
         } + Fixture.varied + [loud]

@@ -1,0 +1,166 @@
+import CGLibNotify
+import Foundation
+import GLibSupport
+import TocsinCore
+
+// The D-Bus methods of io.github.tocsin.Alarms1, as the agent answers them: who is calling,
+// whether the caller may, and what the alarm book says.
+
+extension Agent: AlarmsServiceHandler {
+    func handle(_ method: AlarmsMethod, arguments: OpaquePointer, sender: String, reply: @escaping (Result<OpaquePointer?, ServiceError>) -> Void) {
+        guard isReady else {
+            return reply(.failure(ServiceError(.invalidState, "The agent is still starting; try again in a moment.")))
+        }
+        let caller = callers.identify(sender)
+        do {
+            switch method {
+            case .schedule:
+                let request = try scheduleRequest(in: arguments)
+                // Scheduling waits for the user's consent the first time an application asks.
+                authorizationDesk.resolve(caller.appID) { [unowned self] state in
+                    reply(Result { () throws(ServiceError) in try schedule(request, for: caller, authorization: state) })
+                }
+            case .requestAuthorization:
+                authorizationDesk.resolve(caller.appID) { state in
+                    reply(.success(Variant.tuple([g_variant_new_string(state.rawValue)])))
+                }
+            default:
+                reply(.success(try answer(method, arguments: arguments, sender: sender, caller: caller)))
+            }
+        } catch {
+            reply(.failure(error))
+        }
+    }
+
+    /// The methods that answer at once.
+    private func answer(_ method: AlarmsMethod, arguments: OpaquePointer, sender: String, caller: Caller) throws(ServiceError) -> OpaquePointer? {
+        switch method {
+        case .schedule, .requestAuthorization:
+            preconditionFailure("answered by handle(_:arguments:sender:reply:)")
+        case .cancel: try perform(.cancel, arguments, caller: caller)
+        case .pause: try perform(.pause, arguments, caller: caller)
+        case .resume: try perform(.resume, arguments, caller: caller)
+        case .stop: try perform(.stop, arguments, caller: caller)
+        case .countdown: try perform(.countdown, arguments, caller: caller)
+        case .secondary: try perform(.secondary, arguments, caller: caller)
+        case .list:
+            let visible = book.alarms.filter { caller.isCommandLine || $0.owner == caller.appID }
+            return Variant.tuple([Variant.make(dictionaries: visible.map(AlarmWireFormat.encode))])
+        case .get:
+            let alarm = try ownAlarm(try alarmID(in: arguments), caller: caller)
+            return Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(alarm))])
+        case .getStatus:
+            return Variant.tuple([Variant.make(dictionary: status())])
+        case .identifyApplication:
+            try callers.declare(Variant.string(in: arguments, at: 0), for: sender)
+        case .getAuthorization:
+            return Variant.tuple([g_variant_new_string(authorizationDesk.authorizations.state(of: caller.appID).rawValue)])
+        case .listAuthorizations:
+            try requireCommandLine(caller, toDo: "see the applications' authorizations")
+            let answers = authorizationDesk.authorizations.answers.mapValues(\.rawValue)
+            return Variant.tuple([Variant.make(.stringMap(answers))])
+        case .setAuthorization:
+            try requireCommandLine(caller, toDo: "change an application's authorization")
+            let app: String
+            do { app = try AppAuthorizations.validatedAppID(Variant.string(in: arguments, at: 0)) } catch { throw ServiceError(.invalidArgument, error.message) }
+            let stateText = Variant.string(in: arguments, at: 1)
+            guard let state = AuthorizationState(rawValue: stateText) else {
+                throw ServiceError(.invalidArgument, "“\(AlarmInputError.quotable(stateText.prefix(32)))” is not an authorization state (notDetermined, authorized, denied).")
+            }
+            guard app != AppAuthorizations.commandLineAppID else {
+                throw ServiceError(.invalidArgument, "The tocsin command line is always authorized.")
+            }
+            authorizationDesk.set(state, for: app)
+        }
+        return nil
+    }
+
+    private func schedule(_ request: AlarmRequest, for caller: Caller, authorization: AuthorizationState) throws(ServiceError) -> OpaquePointer? {
+        guard authorization == .authorized else {
+            throw ServiceError(AlarmError.notAuthorized(app: caller.appID, state: authorization))
+        }
+        let owner = caller.isCommandLine ? nil : caller.appID
+        let limit = caller.isCommandLine ? nil : configuration.alarmsPerApplication
+        let event = try commit { book, now throws(AlarmError) in try book.schedule(request, now: now, owner: owner, ownerLimit: limit) }
+        return Variant.tuple([g_variant_new_string(event.alarm.id.uuidString.lowercased())])
+    }
+
+    /// The alarm `id` if `caller` may see it: the command line sees every alarm, an application
+    /// its own. Others' alarms are "not found", so an application learns nothing of them.
+    private func ownAlarm(_ id: UUID, caller: Caller) throws(ServiceError) -> Alarm {
+        guard let alarm = book[id], caller.isCommandLine || alarm.owner == caller.appID else {
+            throw ServiceError(AlarmError.notFound(id: id.uuidString.lowercased()))
+        }
+        return alarm
+    }
+
+    private func requireCommandLine(_ caller: Caller, toDo what: String) throws(ServiceError) {
+        guard caller.isCommandLine else {
+            throw ServiceError(.notAuthorized, "Only the user, through the tocsin command line, may \(what).")
+        }
+    }
+
+    /// What `tocsin status` shows: how this agent is set up and what it can do.
+    private func status() -> [String: WireValue] {
+        typealias Key = AlarmWireFormat.StatusKey
+        var status: [Key: WireValue] = [
+            .version: .string(TocsinVersion.string),
+            .timeZone: .string(book.timeZone.identifier),
+            .stateFile: .string(store.fileURL.path),
+            .stateWritable: .bool(store.isWritable),
+            .alarmCount: .integer(Int64(book.count)),
+            .ringing: .string(ringer.ringingAlarms.map { $0.uuidString.lowercased() }.joined(separator: ",")),
+        ]
+        if let server = serverMonitor.server {
+            status[.notificationServer] = .string("\(server.name) \(server.version)")
+            status[.notificationActions] = .bool(server.showsActions)
+            status[.notificationProgress] = .bool(server.showsProgress)
+        }
+        switch serverMonitor.doNotDisturb {
+        case .unknown: status[.doNotDisturb] = .string("unknown")
+        case .off: status[.doNotDisturb] = .string("off")
+        case .on(let hidesAlerts, let how):
+            status[.doNotDisturb] = .string("on")
+            status[.doNotDisturbHidesAlerts] = .bool(hidesAlerts)
+            status[.doNotDisturbMechanism] = .string(how)
+        }
+        status[.soundProblem] = ringer.soundProblem.map(WireValue.string)
+        status[.alarmSoundInstalled] = .bool(SoundCheck.problem(with: .themeEvent(AlarmSound.standardEventID)) == nil)
+        switch wakeTimer.availability {
+        case .available:
+            status[.canWakeSystem] = .bool(true)
+        case .unavailable(let reason):
+            status[.canWakeSystem] = .bool(false)
+            status[.wakeProblem] = .string(reason)
+        }
+        return Dictionary(uniqueKeysWithValues: status.map { ($0.key.rawValue, $0.value) })
+    }
+
+    private func perform(_ intent: AlarmIntent, _ arguments: OpaquePointer, caller: Caller) throws(ServiceError) {
+        let id = try ownAlarm(try alarmID(in: arguments), caller: caller).id
+        try commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
+    }
+
+    private func scheduleRequest(in arguments: OpaquePointer) throws(ServiceError) -> AlarmRequest {
+        let dictionary = Variant.child(arguments, 0)
+        defer { g_variant_unref(dictionary) }
+        let request: AlarmRequest
+        do {
+            request = try AlarmWireFormat.decodeRequest(Variant.dictionary(dictionary))
+        } catch {
+            throw ServiceError(.invalidArgument, error.message)
+        }
+        if let problem = SoundCheck.problem(with: request.sound) {
+            throw ServiceError(.invalidArgument, problem)
+        }
+        return request
+    }
+
+    private func alarmID(in arguments: OpaquePointer) throws(ServiceError) -> UUID {
+        let text = Variant.string(in: arguments, at: 0)
+        guard let id = UUID(uuidString: text) else {
+            throw ServiceError(.invalidArgument, "“\(AlarmInputError.quotable(text.prefix(64)))” is not an alarm id (ids look like 3f2b8c1e-0d4a-4c1e-9a57-8f1e2d3c4b5a).")
+        }
+        return id
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Whether an application may set alarms that ring through do-not-disturb — AlarmKit's consent
+/// model: nothing rings for an app until its user allowed it.
+public enum AuthorizationState: String, Sendable, Codable, CaseIterable {
+    /// Not asked yet: scheduling asks first.
+    case notDetermined
+    /// Allowed by the user.
+    case authorized
+    /// Refused by the user: scheduling fails.
+    case denied
+}
+
+/// The user's answers, per application id.
+public struct AppAuthorizations: Sendable, Equatable, Codable {
+    /// The application id of the user's own command line, which is always authorized: whoever
+    /// types `tocsin` at a shell is the user.
+    public static let commandLineAppID = "tocsin"
+
+    private var states: [String: AuthorizationState]
+
+    /// No answers yet.
+    public init(_ states: [String: AuthorizationState] = [:]) {
+        self.states = states.filter { $0.value != .notDetermined }
+    }
+
+    /// The state of `app`.
+    public func state(of app: String) -> AuthorizationState {
+        app == Self.commandLineAppID ? .authorized : states[app] ?? .notDetermined
+    }
+
+    /// Records the user's answer for `app`; `.notDetermined` forgets it, so the app is asked again.
+    public mutating func set(_ state: AuthorizationState, for app: String) {
+        states[app] = state == .notDetermined ? nil : state
+    }
+
+    /// Every application with an answer, by id.
+    public var answers: [String: AuthorizationState] { states }
+
+    /// Checks that `text` can be an application id: a reverse-DNS name such as `org.example.Cook`
+    /// or a program name, letters, digits, `.`, `-` and `_`, at most 255 characters.
+    public static func validatedAppID(_ text: String) throws(AlarmInputError) -> String {
+        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
+        guard !text.isEmpty, text.count <= 255, text.unicodeScalars.allSatisfy(allowed.contains) else {
+            throw AlarmInputError("“\(AlarmInputError.quotable(text.prefix(64)))” is not an application id (letters, digits, “.”, “-”, “_”, such as org.example.Cook).")
+        }
+        return text
+    }
+}
+
+/// Keeps the user's answers in `$XDG_STATE_HOME/tocsin/authorizations.json`.
+public struct AuthorizationStore: Sendable {
+    /// The file.
+    public let fileURL: URL
+
+    /// A store in `directory`.
+    public init(directory: URL) {
+        fileURL = directory.appendingPathComponent("authorizations.json")
+    }
+
+    /// The saved answers; none when there is no file. A file that cannot be read counts as no
+    /// answers (every app is asked again), and the reason is returned so it can be logged.
+    public func load() -> (AppAuthorizations, problem: String?) {
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return (AppAuthorizations(), nil) }
+        do {
+            let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: fileURL))
+            return (AppAuthorizations(file.applications), nil)
+        } catch {
+            return (AppAuthorizations(), "\(fileURL.path) could not be read (\(error.localizedDescription)); every application will be asked again")
+        }
+    }
+
+    /// Saves `authorizations` atomically.
+    public func save(_ authorizations: AppAuthorizations) throws(StoreError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let data: Data
+        do {
+            data = try encoder.encode(File(format: 1, applications: authorizations.answers))
+        } catch {
+            throw StoreError("Could not encode the authorizations: \(error)")
+        }
+        do {
+            try AtomicFile.write(data, to: fileURL)
+        } catch {
+            throw StoreError("Could not save the authorizations to \(fileURL.path): \(error.message)")
+        }
+    }
+
+    private struct File: Codable {
+        var format: Int
+        var applications: [String: AuthorizationState]
+    }
+}

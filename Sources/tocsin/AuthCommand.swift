@@ -1,0 +1,48 @@
+import Foundation
+import TocsinCore
+import TocsinKit
+
+/// `tocsin auth list|grant APP|revoke APP|reset APP`: which applications may set alarms that
+/// ring through do-not-disturb.
+enum AuthCommand: Command {
+    static let name = "auth"
+    static let summary = "see and change which applications may set alarms"
+    static let help = """
+        Usage: tocsin auth list
+               tocsin auth grant APP     allow APP to set alarms
+               tocsin auth revoke APP    refuse APP (its requests fail)
+               tocsin auth reset APP     forget the answer (APP is asked again)
+
+        Applications other than this command line ask once whether they may set alarms that
+        ring through do-not-disturb (a notification with Allow and Don't Allow). APP is the
+        application's id as the list shows it, e.g. org.example.Cook; a Flatpak app is known
+        by its Flatpak id, another program by its executable's name.
+        """
+
+    static func run(_ arguments: [String]) throws(CommandError) {
+        let parsed = try ParsedArguments(arguments, command: name)
+        guard let action = parsed.positionals.first else { throw .usage("Missing what to do: list, grant, revoke or reset.", command: name) }
+        let client: TocsinClient
+        do { client = try TocsinClient() } catch { throw CommandError(error) }
+        switch action {
+        case "list":
+            try parsed.expectPositionals(["list"], command: name)
+            let answers: [String: AuthorizationState]
+            do { answers = try client.authorizations() } catch { throw CommandError(error) }
+            Output.line("\(AppAuthorizations.commandLineAppID)  authorized (this command line, always)")
+            for (app, state) in answers.sorted(by: { $0.key < $1.key }) {
+                Output.line("\(app)  \(state.rawValue)")
+            }
+        case "grant", "revoke", "reset":
+            try parsed.expectPositionals([action, "APP"], command: name)
+            let state: AuthorizationState = switch action {
+            case "grant": .authorized
+            case "revoke": .denied
+            default: .notDetermined
+            }
+            do { try client.setAuthorization(state, for: parsed.positionals[1]) } catch { throw CommandError(error) }
+        default:
+            throw .usage("Unknown auth action “\(AlarmInputError.quotable(action.prefix(20)))”: list, grant, revoke or reset.", command: name)
+        }
+    }
+}
