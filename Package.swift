@@ -13,6 +13,7 @@ import PackageDescription
 //   tocsin          the command-line interface over TocsinKit.
 //   HeadlessSession a private desktop session (D-Bus, Xvfb + dunst, PulseAudio null sink) for tests and the demo.
 //   tocsin-demo     the live demo: a short cooking timer, run on the real desktop or a headless session.
+//   cooking-app     Examples/: a recipe of timed steps written with TocsinKit, as an iOS app would use AlarmKit.
 //   tocsin-bench    benchmarks against `at`, `sleep; notify-send` and KAlarm (bench/).
 let package = Package(
     name: "Tocsin",
@@ -44,6 +45,7 @@ let package = Package(
         .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "GLibSupport"]),
         .target(name: "HeadlessSession"),
         .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession"]),
+        .executableTarget(name: "cooking-app", dependencies: ["TocsinKit"], path: "Examples/CookingApp"),
         .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),
         .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore"]),
         .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLibNotify"], path: "Tests/Support/FakeMediaPlayer"),
@@ -52,6 +54,7 @@ let package = Package(
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibNotify", "TocsinCore"]),
         .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLibNotify", "BusTestSupport"]),
         .testTarget(name: "HeadlessSessionTests", dependencies: ["HeadlessSession"]),
+        .testTarget(name: "TocsinKitTests", dependencies: ["TocsinKit", "HeadlessSession", "TocsinCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "BusTestSupport", "GLibSupport", "CGLibNotify"]),
     ],
     swiftLanguageModes: [.v6]
