@@ -9,7 +9,7 @@
 #   make clean
 #
 # The binaries link the Swift runtime and Foundation statically (--static-swift-stdlib), so an
-# installed copy needs only system libraries (GLib, libnotify, libcanberra, libstdc++, libc) and
+# installed copy needs only system libraries (GLib, libcanberra, libstdc++, libc) and
 # never the toolchain it was built with; `make` checks that with readelf.
 #
 # tocsind goes to BINDIR, not libexec: people start it by hand where nothing else does (README,

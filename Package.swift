@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layering (see docs/ARCHITECTURE.md):
 //   TocsinCore      pure Swift model, state machine, parsing, persistence. Imports no C module.
-//   CGLibNotify     libnotify + GLib/GIO (one module: both need the same GLib types).
+//   CGLib           GLib/GIO: GDBus (the D-Bus service and client, notifications), GSettings, fd sources.
 //   CCanberra       libcanberra.
 //   CTimerFD        <sys/timerfd.h>, which Swift's Glibc module leaves out.
 //   GLibSupport     Swift wrappers over GLib shared by the agent and the client (GVariant, errors, main loop).
@@ -28,9 +28,9 @@ let package = Package(
     targets: [
         .target(name: "TocsinCore"),
         .systemLibrary(
-            name: "CGLibNotify",
-            pkgConfig: "libnotify",
-            providers: [.apt(["libnotify-dev", "libglib2.0-dev"])]
+            name: "CGLib",
+            pkgConfig: "gio-unix-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
         ),
         .systemLibrary(
             name: "CCanberra",
@@ -38,24 +38,24 @@ let package = Package(
             providers: [.apt(["libcanberra-dev"])]
         ),
         .systemLibrary(name: "CTimerFD"),
-        .target(name: "GLibSupport", dependencies: ["CGLibNotify", "TocsinCore"]),
-        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "GLibSupport", "CGLibNotify", "CCanberra", "CTimerFD"]),
+        .target(name: "GLibSupport", dependencies: ["CGLib", "TocsinCore"]),
+        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "GLibSupport", "CGLib", "CCanberra", "CTimerFD"]),
         .executableTarget(name: "tocsind", dependencies: ["TocsinAgent", "TocsinCore"]),
-        .target(name: "TocsinKit", dependencies: ["TocsinCore", "GLibSupport", "CGLibNotify"]),
+        .target(name: "TocsinKit", dependencies: ["TocsinCore", "GLibSupport", "CGLib"]),
         .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "GLibSupport"]),
         .target(name: "HeadlessSession"),
         .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession"]),
         .executableTarget(name: "cooking-app", dependencies: ["TocsinKit"], path: "Examples/CookingApp"),
         .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),
         .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore"]),
-        .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLibNotify"], path: "Tests/Support/FakeMediaPlayer"),
-        .executableTarget(name: "fake-notification-server", dependencies: ["GLibSupport", "CGLibNotify"], path: "Tests/Support/FakeNotificationServer"),
-        .target(name: "BusTestSupport", dependencies: ["GLibSupport", "CGLibNotify", "TocsinCore"], path: "Tests/Support/BusTestSupport"),
-        .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLibNotify", "TocsinCore"]),
-        .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLibNotify", "BusTestSupport"]),
+        .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeMediaPlayer"),
+        .executableTarget(name: "fake-notification-server", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeNotificationServer"),
+        .target(name: "BusTestSupport", dependencies: ["GLibSupport", "CGLib", "TocsinCore"], path: "Tests/Support/BusTestSupport"),
+        .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLib", "TocsinCore"]),
+        .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLib", "BusTestSupport"]),
         .testTarget(name: "HeadlessSessionTests", dependencies: ["HeadlessSession"]),
         .testTarget(name: "TocsinKitTests", dependencies: ["TocsinKit", "HeadlessSession", "TocsinCore"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "BusTestSupport", "GLibSupport", "CGLibNotify"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "BusTestSupport", "GLibSupport", "CGLib"]),
     ],
     swiftLanguageModes: [.v6]
 )

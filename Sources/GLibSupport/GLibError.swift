@@ -1,4 +1,4 @@
-import CGLibNotify
+import CGLib
 
 /// A `GError` turned into a Swift error, keeping the D-Bus error name when it came from a peer.
 public struct GLibError: Error, Sendable, CustomStringConvertible {

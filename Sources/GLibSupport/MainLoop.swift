@@ -1,7 +1,7 @@
-import CGLibNotify
+import CGLib
 import Glibc
 
-/// The GLib main loop everything in Tocsin runs on: D-Bus, libnotify and the agent's timers.
+/// The GLib main loop everything in Tocsin runs on: D-Bus, notifications and the agent's timers.
 ///
 /// Closures given to `post` and `after` run on the loop's thread; that is how work started on
 /// another thread (libcanberra's callbacks) gets back to the agent's state.

@@ -1,4 +1,4 @@
-import CGLibNotify
+import CGLib
 import GLibSupport
 import TocsinCore
 
@@ -35,7 +35,7 @@ struct ServiceError: Error {
 
 /// Exports `io.github.tocsin.Alarms1` on the session bus with GDBus and owns `io.github.tocsin.Agent`.
 ///
-/// GDBus shares libnotify's GLib main loop, checks argument types against the introspection data
+/// GDBus runs on the agent's GLib main loop, checks argument types against the introspection data
 /// and refuses unknown methods itself, so only well-formed calls reach the handler.
 final class AlarmsService {
     /// Why the service stopped being reachable.

@@ -1,4 +1,4 @@
-import CGLibNotify
+import CGLib
 import Foundation
 import GLibSupport
 import TocsinCore

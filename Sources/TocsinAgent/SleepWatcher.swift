@@ -1,4 +1,4 @@
-import CGLibNotify
+import CGLib
 import GLibSupport
 
 /// Tells the agent when the machine goes to sleep and when it wakes, from logind's

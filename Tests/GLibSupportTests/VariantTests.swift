@@ -1,4 +1,4 @@
-import CGLibNotify
+import CGLib
 import GLibSupport
 import Testing
 import TocsinCore

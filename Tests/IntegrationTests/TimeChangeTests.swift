@@ -1,5 +1,5 @@
 import BusTestSupport
-import CGLibNotify
+import CGLib
 import Foundation
 import HeadlessSession
 import Testing
