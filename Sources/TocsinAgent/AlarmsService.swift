@@ -53,6 +53,8 @@ final class AlarmsService {
     private var connection: OpaquePointer?
     private var ownerID: guint = 0
     private var registrationID: guint = 0
+    private var ownsName = false
+    private var nameWait: TimeoutHandle?
     private let interfaceInfo: UnsafeMutablePointer<GDBusInterfaceInfo>
     private let vtable: UnsafeMutablePointer<GDBusInterfaceVTable>
 
@@ -90,18 +92,36 @@ final class AlarmsService {
 
     /// Connects to the session bus, exports the object and asks for the name. Results arrive on the
     /// main loop through `onReady` / `onLost`.
-    func start() {
+    ///
+    /// The request waits in the bus's queue for up to `patience` seconds: an agent that was just
+    /// killed still holds the name until the bus notices its connection closed, and its
+    /// successor must not give up in that moment. Once the wait is over with the name owned by
+    /// another, running agent, this one reports `.nameTaken`.
+    func start(patience: Double = 3) {
         let userData = Unmanaged.passUnretained(self).toOpaque()
+        nameWait = MainLoop.after(seconds: patience) { [unowned self] in
+            nameWait = nil
+            if !ownsName { onLost(.nameTaken) }
+        }
         ownerID = g_bus_own_name(
-            G_BUS_TYPE_SESSION, AlarmsInterface.busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
+            G_BUS_TYPE_SESSION, AlarmsInterface.busName, G_BUS_NAME_OWNER_FLAGS_NONE,
             { connection, _, userData in
                 Unmanaged<AlarmsService>.fromOpaque(userData!).takeUnretainedValue().busAcquired(connection!)
             },
             { _, _, userData in
-                Unmanaged<AlarmsService>.fromOpaque(userData!).takeUnretainedValue().onReady()
+                let service = Unmanaged<AlarmsService>.fromOpaque(userData!).takeUnretainedValue()
+                service.ownsName = true
+                service.nameWait?.cancel()
+                service.onReady()
             },
             { connection, _, userData in
-                Unmanaged<AlarmsService>.fromOpaque(userData!).takeUnretainedValue().onLost(connection == nil ? .noBus : .nameTaken)
+                let service = Unmanaged<AlarmsService>.fromOpaque(userData!).takeUnretainedValue()
+                // GDBus also calls this when the request was merely queued behind the owner:
+                // before the name was ever ours, only the end of the wait decides.
+                if connection != nil && !service.ownsName && service.nameWait != nil { return }
+                service.ownsName = false
+                service.nameWait?.cancel()
+                service.onLost(connection == nil ? .noBus : .nameTaken)
             },
             userData, nil
         )
