@@ -31,7 +31,7 @@ public struct AgentConfiguration: Sendable {
 public final class Agent {
     let configuration: AgentConfiguration
     var log: AgentLog { configuration.log }
-    let store: AlarmStore
+    let store: AlarmPersistence
     var book = AlarmBook()
     private let loop = MainLoop()
     var contentWriter = NotificationContentWriter()
@@ -59,7 +59,7 @@ public final class Agent {
     /// An agent set up by `configuration`; nothing starts before `run()`.
     public init(configuration: AgentConfiguration) {
         self.configuration = configuration
-        self.store = AlarmStore(directory: configuration.stateDirectory)
+        self.store = AlarmPersistence(directory: configuration.stateDirectory)
     }
 
     /// Connects to the session bus, takes the agent's name and serves until a termination signal
@@ -99,6 +99,7 @@ public final class Agent {
         })
         let currentZone = book.timeZone
         loadAlarms()
+        let loadedZone = book.timeZone
         // The zone may have changed while the agent was not running: move local alarms now,
         // before anything is shown or rung.
         let movedWhileAway = book.changeTimeZone(to: currentZone, now: Date())
@@ -148,19 +149,21 @@ public final class Agent {
             if case .alerting = alarm.state { ringer.ring(alarm.id, ring(of: alarm)) }
         }
         perform(caughtUp, now: now)
-        if !caughtUp.isEmpty || !movedWhileAway.isEmpty { saveBook() }
+        save(after: movedWhileAway + caughtUp, zoneChanged: loadedZone != book.timeZone)
         rearm(now: now)
         log.info("Ready on the session bus as \(AlarmsInterface.busName), holding \(book.count) alarm(s); state in \(store.fileURL.path).")
     }
 
     private func loadAlarms() {
-        switch store.load() {
+        let loaded = store.load()
+        if let note = loaded.journalNote { log.warning(note) }
+        switch loaded.outcome {
         case .empty:
             break
         case .loaded(let alarms):
-            book = AlarmBook(alarms: alarms, timeZone: store.savedTimeZone ?? book.timeZone)
+            book = AlarmBook(alarms: alarms, timeZone: loaded.timeZone ?? book.timeZone)
         case .migrated(let alarms, let version):
-            book = AlarmBook(alarms: alarms, timeZone: store.savedTimeZone ?? book.timeZone)
+            book = AlarmBook(alarms: alarms, timeZone: loaded.timeZone ?? book.timeZone)
             log.info("Read the saved alarms from format version \(version); they will be saved in version \(AlarmStore.formatVersion).")
         case .setAside(let reason, let movedTo):
             log.warning("The saved alarms in \(store.fileURL.path) could not be used: \(reason). The file was kept as \(movedTo.path); starting with no alarms.")
@@ -184,7 +187,7 @@ public final class Agent {
         for alarm in book.alarms where alarm.state.name == .countdown || alarm.state.name == .paused {
             present(alarm, now: now)
         }
-        save(after: moved)
+        save(after: moved, zoneChanged: true)
         letTimePass()
     }
 
@@ -251,7 +254,7 @@ public final class Agent {
             throw ServiceError(error)
         }
         do {
-            try store.save(candidate.alarms, timeZone: candidate.timeZone)
+            try store.record([event.journalChange], current: { candidate.alarms }, timeZone: candidate.timeZone)
         } catch {
             throw ServiceError(.storageFailed, "\(error.message) Nothing was changed.")
         }
@@ -261,14 +264,22 @@ public final class Agent {
         return event
     }
 
-    /// Saves after changes that time made; a failure is logged, since those changes happen anyway.
-    private func save(after events: [AlarmEvent]) {
-        if !events.isEmpty { saveBook() }
+    /// Records changes that time (or the zone) made; a failure is logged, since those changes
+    /// happen anyway.
+    private func save(after events: [AlarmEvent], zoneChanged: Bool = false) {
+        let changes = (zoneChanged ? [.zone(book.timeZone.identifier)] : []) + events.map(\.journalChange)
+        guard !changes.isEmpty else { return }
+        do {
+            try store.record(changes, current: { book.alarms }, timeZone: book.timeZone)
+        } catch {
+            log.error("\(error.message) The alarms are kept in memory; they may be lost if the agent stops.")
+        }
     }
 
+    /// Saves the whole book, after a change that touched alarms without events (a clock set).
     private func saveBook() {
         do {
-            try store.save(book.alarms, timeZone: book.timeZone)
+            try store.saveAll(book.alarms, timeZone: book.timeZone)
         } catch {
             log.error("\(error.message) The alarms are kept in memory; they may be lost if the agent stops.")
         }

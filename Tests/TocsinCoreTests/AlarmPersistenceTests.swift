@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import TocsinCore
+
+// AlarmPersistence.swift and AlarmJournal.swift: a snapshot plus a journal of changes.
+@Suite("AlarmPersistence: snapshot and journal")
+struct AlarmPersistenceTests {
+    static func directory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-persistence-\(UUID())")
+    }
+
+    static func alarm(_ number: Int, title: String = "Tea") -> Alarm {
+        Fixture.alarm(id: fixedID(number), title: title)
+    }
+
+    @Test("Changes are journaled, survive a reload, and the journal is folded into the snapshot on load")
+    func recordAndReload() throws {
+        let root = Self.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let persistence = AlarmPersistence(directory: root)
+        var book: [Alarm] = []
+        for number in 1...3 {
+            book.append(Self.alarm(number))
+            try persistence.record([.put(book.last!)], current: { book }, timeZone: .gmt)
+        }
+        book.remove(at: 1)
+        try persistence.record([.remove(fixedID(2))], current: { book }, timeZone: .gmt)
+        var renamed = book[0]
+        renamed.title = "Coffee"
+        book[0] = renamed
+        try persistence.record([.put(renamed), .zone("Europe/Berlin")], current: { book }, timeZone: .gmt)
+        #expect(!FileManager.default.fileExists(atPath: persistence.fileURL.path), "a short journal needs no snapshot yet")
+        #expect(persistence.journal.count == 6)
+
+        let reloaded = AlarmPersistence(directory: root).load()
+        #expect(reloaded.outcome == .loaded(book))
+        #expect(reloaded.timeZone?.identifier == "Europe/Berlin")
+        #expect(reloaded.journalNote == nil)
+        #expect(FileManager.default.fileExists(atPath: persistence.fileURL.path), "the journal was not folded in")
+        #expect(!FileManager.default.fileExists(atPath: persistence.journal.fileURL.path))
+        #expect(AlarmPersistence(directory: root).load().outcome == .loaded(book))
+    }
+
+    @Test("A change cut short by a crash is dropped, and the next change starts on a whole line")
+    func tornTail() throws {
+        let root = Self.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let persistence = AlarmPersistence(directory: root)
+        let first = Self.alarm(1)
+        try persistence.record([.put(first)], current: { [first] }, timeZone: .gmt)
+        let handle = try FileHandle(forWritingTo: persistence.journal.fileURL)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(#"{"put":{"_0":{"id":"#.utf8))
+        try handle.close()
+        // The next append cuts the torn tail off first.
+        let second = Self.alarm(2)
+        try persistence.record([.put(second)], current: { [first, second] }, timeZone: .gmt)
+        #expect(AlarmJournal(directory: root).read() == .read([.put(first), .put(second)]))
+
+        // A torn tail found at start-up is reported and dropped.
+        let other = Self.directory()
+        defer { try? FileManager.default.removeItem(at: other) }
+        let crashed = AlarmPersistence(directory: other)
+        try crashed.record([.put(first)], current: { [first] }, timeZone: .gmt)
+        let tornChange = #"{"remove":{"_0":"#
+        let written = String(decoding: try Data(contentsOf: crashed.journal.fileURL), as: UTF8.self)
+        try Data((written + tornChange).utf8).write(to: crashed.journal.fileURL)
+        let loaded = AlarmPersistence(directory: other).load()
+        #expect(loaded.outcome == .loaded([first]))
+        #expect(loaded.journalNote?.contains("was cut short") == true)
+    }
+
+    @Test("A journal with an unreadable line in the middle is set aside, never overwritten")
+    func corruptJournal() throws {
+        let root = Self.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let persistence = AlarmPersistence(directory: root)
+        let first = Self.alarm(1)
+        try persistence.saveAll([first], timeZone: .gmt)
+        let garbage = Data("not json\n{\"remove\":{\"_0\":\"00000000-0000-0000-0000-000000000001\"}}\n".utf8)
+        try garbage.write(to: persistence.journal.fileURL)
+        let loaded = AlarmPersistence(directory: root).load()
+        #expect(loaded.outcome == .loaded([first]), "the snapshot is used without the journal")
+        #expect(loaded.journalNote?.contains("line 1 is not a change Tocsin wrote") == true)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix("alarms.journal.unreadable-") }
+        #expect(kept.count == 1)
+        #expect(try Data(contentsOf: root.appendingPathComponent(kept[0])) == garbage)
+    }
+
+    @Test("A long journal is folded into a new snapshot while recording")
+    func compaction() throws {
+        let root = Self.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let persistence = AlarmPersistence(directory: root)
+        var book: [Alarm] = []
+        for number in 1...AlarmPersistence.minimumJournalLength {
+            book.append(Self.alarm(number))
+            try persistence.record([.put(book.last!)], current: { book }, timeZone: .gmt)
+        }
+        #expect(persistence.journal.count == 0, "the journal was not folded in")
+        #expect(AlarmStore(directory: root).load() == .loaded(book))
+    }
+
+    @Test("A state file that must not be overwritten refuses changes and leaves the journal alone")
+    func unusableSnapshot() throws {
+        let root = Self.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let newer = Data(#"{"format":99,"alarms":[]}"#.utf8)
+        try newer.write(to: root.appendingPathComponent("alarms.json"))
+        let persistence = AlarmPersistence(directory: root)
+        guard case .unusable = persistence.load().outcome else {
+            Issue.record("a newer state file was not refused")
+            return
+        }
+        #expect(throws: StoreError.self) { try persistence.record([.put(Self.alarm(1))], current: { [] }, timeZone: .gmt) }
+        #expect(!FileManager.default.fileExists(atPath: persistence.journal.fileURL.path))
+        #expect(try Data(contentsOf: root.appendingPathComponent("alarms.json")) == newer)
+    }
+
+    @Test("The journal of a snapshot that was set aside is set aside with it")
+    func journalOfASetAsideSnapshot() throws {
+        let root = Self.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let persistence = AlarmPersistence(directory: root)
+        try persistence.record([.put(Self.alarm(1))], current: { [Self.alarm(1)] }, timeZone: .gmt)
+        try Data("garbage".utf8).write(to: persistence.fileURL)
+        let loaded = AlarmPersistence(directory: root).load()
+        guard case .setAside = loaded.outcome else {
+            Issue.record("the garbage snapshot was not set aside: \(loaded.outcome)")
+            return
+        }
+        #expect(loaded.journalNote?.contains("The journal of that snapshot was kept as") == true)
+        #expect(!FileManager.default.fileExists(atPath: persistence.journal.fileURL.path))
+    }
+}
