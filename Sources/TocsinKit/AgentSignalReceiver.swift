@@ -1,0 +1,78 @@
+import Foundation
+import TocsinCore
+
+/// Lives on the watcher's main-loop thread: receives the agent's signals for one application and
+/// turns them into alarm snapshots, events and authorization states for the `Broadcast`s.
+///
+/// The snapshot is the agent's list, read when the agent (re)appears on the bus, kept up to date
+/// by each `Changed`/`Removed` signal — so every change yields exactly one snapshot, in the order
+/// the agent announced them. The agent broadcasts every application's signals; other
+/// applications' alarms are left out here.
+final class AgentSignalReceiver {
+    /// Where the receiver sends what it learns.
+    struct Outputs: Sendable {
+        let snapshots: Broadcast<[AlarmManager.Alarm]>
+        let events: Broadcast<AlarmManager.AlarmEvent>
+        let authorizations: Broadcast<AlarmManager.AuthorizationState>
+    }
+
+    private let appID: String
+    private let outputs: Outputs
+    private var client: TocsinClient?
+    private var presence: AgentPresenceWatch?
+    private var authorizationSubscription: AuthorizationSignalSubscription?
+    /// The application's alarms, oldest first, as last announced.
+    private var alarms: [TocsinCore.Alarm] = []
+
+    init(appID: String, outputs: Outputs) {
+        self.appID = appID
+        self.outputs = outputs
+    }
+
+    /// Subscribes on the calling thread's thread-default main context. Without a session bus
+    /// nothing is ever received, and the update sequences stay silent.
+    func start() {
+        guard let client = try? TocsinClient() else { return }
+        SessionBus.keepProcessAliveWhenTheBusCloses()
+        self.client = client
+        client.watch { [weak self] change in self?.receive(change) }
+        authorizationSubscription = AuthorizationSignalSubscription { [weak self] app, state in
+            guard let self, app == appID else { return }
+            outputs.authorizations.send(AlarmManager.AuthorizationState(state))
+        }
+        // Subscribed first, listed second: a change in between arrives as a signal afterwards.
+        presence = AgentPresenceWatch { [weak self] present in
+            if present { self?.reload() }
+        }
+    }
+
+    /// Reads the application's alarms and authorization again, after the agent (re)appeared: it
+    /// may have changed while nobody listened, and it forgot who this connection speaks for.
+    private func reload() {
+        guard let client else { return }
+        do throws(TocsinClientError) {
+            try client.identifyApplication(appID)
+            alarms = try client.alarms().filter { $0.owner == appID }
+            outputs.snapshots.send(alarms.map(AlarmTranslation.kitAlarm))
+            outputs.authorizations.send(AlarmManager.AuthorizationState(try client.authorization()))
+        } catch {
+            // The agent went away again or refused: its next appearance reloads.
+        }
+    }
+
+    private func receive(_ change: AlarmChange) {
+        guard change.alarm.owner == appID else { return }
+        if change.isRemoval {
+            alarms.removeAll { $0.id == change.alarm.id }
+        } else if let index = alarms.firstIndex(where: { $0.id == change.alarm.id }) {
+            alarms[index] = change.alarm
+        } else {
+            alarms.append(change.alarm)
+            alarms.sort { $0.createdAt < $1.createdAt }
+        }
+        if let event = AlarmManager.AlarmEvent(change) {
+            outputs.events.send(event)
+        }
+        outputs.snapshots.send(alarms.map(AlarmTranslation.kitAlarm))
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+extension AlarmManager {
+    /// An alarm or timer of this application, as the agent holds it now — AlarmKit's `Alarm`.
+    ///
+    /// It is declared inside `AlarmManager` for now because the `tocsin` command line imports both
+    /// TocsinKit and TocsinCore, whose own `Alarm` a top-level `Alarm` here would make ambiguous.
+    /// Until TocsinKit exports the name itself, an app writes once:
+    ///
+    /// ```swift
+    /// typealias Alarm = AlarmManager.Alarm
+    /// ```
+    public struct Alarm: Identifiable, Codable, Hashable, Sendable {
+        /// An alarm's id: the UUID given to `AlarmManager.schedule(id:configuration:)`.
+        public typealias ID = UUID
+
+        /// The id the application chose when scheduling it.
+        public var id: ID
+        /// When it rings; `nil` for a timer.
+        public var schedule: Schedule?
+        /// Its countdowns: before it rings (`preAlert`: a timer's length, an alarm's pre-alert)
+        /// and after the secondary button snoozes it (`postAlert`); `nil` when it has neither.
+        public var countdownDuration: CountdownDuration?
+        /// Where it is in its life.
+        public var state: State
+
+        /// Tocsin: the title the agent shows for it (the configuration's alert title).
+        public var title: String
+        /// Tocsin: the id the agent knows it by — the one `tocsin list` shows and hooks get as
+        /// `TOCSIN_ID`. Equal to `id` for an alarm that was not scheduled through TocsinKit.
+        public var agentID: UUID
+        /// The JSON kept with the alarm (TocsinKit's envelope around the metadata, see
+        /// `AlarmMetadataEnvelope`), as the agent handed it back.
+        var storedMetadata: String?
+
+        /// Tocsin: the metadata given in the configuration's attributes, decoded as `type`;
+        /// `nil` when it had none or it is not a `type`. AlarmKit keeps metadata for the Live
+        /// Activity only; the agent hands it back with the alarm, so an app that was not running
+        /// can tell its alarms apart.
+        public func metadata<Metadata: AlarmMetadata>(as type: Metadata.Type = Metadata.self) -> Metadata? {
+            storedMetadata.flatMap { AlarmMetadataEnvelope.metadata(as: type, from: $0) }
+        }
+
+        /// Where an alarm is in its life (AlarmKit's names, which the agent uses too).
+        public enum State: String, Codable, Hashable, Sendable {
+            /// Waiting for its time, without a countdown on screen.
+            case scheduled
+            /// Counting down, shown with the time left; rings when it reaches zero.
+            case countdown
+            /// A countdown on hold (`pause(id:)`), keeping what remained.
+            case paused
+            /// Ringing, until stopped, snoozed (`countdown(id:)`), its secondary button is pressed
+            /// or it rang unanswered for ten minutes.
+            case alerting
+        }
+
+        /// The countdowns around an alarm's ring — AlarmKit's `Alarm.CountdownDuration`.
+        public struct CountdownDuration: Codable, Hashable, Sendable {
+            /// How long it counts down before it rings: a timer's duration, an alarm's countdown
+            /// before its time; `nil`: none.
+            public var preAlert: TimeInterval?
+            /// How long it counts down again after the secondary button with the `.countdown`
+            /// behaviour snoozes it; `nil`: it cannot be snoozed.
+            public var postAlert: TimeInterval?
+
+            /// Countdowns of `preAlert` before the ring and `postAlert` after a snooze.
+            public init(preAlert: TimeInterval?, postAlert: TimeInterval?) {
+                self.preAlert = preAlert
+                self.postAlert = postAlert
+            }
+        }
+
+        init(id: ID, schedule: Schedule?, countdownDuration: CountdownDuration?, state: State, title: String, agentID: UUID, storedMetadata: String?) {
+            self.id = id
+            self.schedule = schedule
+            self.countdownDuration = countdownDuration
+            self.state = state
+            self.title = title
+            self.agentID = agentID
+            self.storedMetadata = storedMetadata
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+extension AlarmManager {
+    /// Everything needed to schedule an alarm or a timer — AlarmKit's
+    /// `AlarmManager.AlarmConfiguration`.
+    ///
+    /// A configuration with a `schedule` is an alarm (with an optional countdown before it rings,
+    /// `countdownDuration.preAlert`); one without is a timer that counts down
+    /// `countdownDuration.preAlert` from the moment it is scheduled.
+    public struct AlarmConfiguration<Metadata: AlarmMetadata>: Sendable {
+        /// The countdown before it rings (`preAlert`) and after a snooze (`postAlert`).
+        public var countdownDuration: Alarm.CountdownDuration?
+        /// When it rings; `nil` for a timer.
+        public var schedule: Alarm.Schedule?
+        /// What it shows and carries.
+        public var attributes: AlarmAttributes<Metadata>
+        /// What happens when it is stopped; `nil`: only the running app learns of it.
+        public var stopIntent: AlarmActionIntent?
+        /// What the secondary button does beyond its behaviour: with `.custom`, the action it
+        /// stands for (`nil`: only the running app learns of it); with `.countdown`, a command to
+        /// run on each snooze.
+        public var secondaryIntent: AlarmActionIntent?
+        /// What it plays while it rings.
+        public var sound: AlertConfiguration.AlertSound
+
+        /// A configuration from all its parts; at least one of `countdownDuration.preAlert` (a
+        /// timer) and `schedule` (an alarm) is needed.
+        public init(
+            countdownDuration: Alarm.CountdownDuration? = nil, schedule: Alarm.Schedule? = nil,
+            attributes: AlarmAttributes<Metadata>, stopIntent: AlarmActionIntent? = nil,
+            secondaryIntent: AlarmActionIntent? = nil, sound: AlertConfiguration.AlertSound = .default
+        ) {
+            self.countdownDuration = countdownDuration
+            self.schedule = schedule
+            self.attributes = attributes
+            self.stopIntent = stopIntent
+            self.secondaryIntent = secondaryIntent
+            self.sound = sound
+        }
+
+        /// An alarm that rings on `schedule`, without a countdown before it.
+        public static func alarm(
+            schedule: Alarm.Schedule? = nil, attributes: AlarmAttributes<Metadata>,
+            stopIntent: AlarmActionIntent? = nil, secondaryIntent: AlarmActionIntent? = nil,
+            sound: AlertConfiguration.AlertSound = .default
+        ) -> Self {
+            Self(schedule: schedule, attributes: attributes, stopIntent: stopIntent, secondaryIntent: secondaryIntent, sound: sound)
+        }
+
+        /// A timer that counts down `duration` seconds from the moment it is scheduled, then rings.
+        /// A `.countdown` secondary button ("Repeat") counts the same duration again.
+        public static func timer(
+            duration: TimeInterval, attributes: AlarmAttributes<Metadata>,
+            stopIntent: AlarmActionIntent? = nil, secondaryIntent: AlarmActionIntent? = nil,
+            sound: AlertConfiguration.AlertSound = .default
+        ) -> Self {
+            Self(countdownDuration: Alarm.CountdownDuration(preAlert: duration, postAlert: duration), attributes: attributes,
+                 stopIntent: stopIntent, secondaryIntent: secondaryIntent, sound: sound)
+        }
+    }
+}

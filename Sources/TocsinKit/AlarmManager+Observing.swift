@@ -1,0 +1,36 @@
+import TocsinCore
+
+extension AlarmManager {
+    /// Every alarm and timer of this application, oldest first, as the agent holds them now.
+    /// - Throws: `AlarmError.agentUnavailable` when the agent cannot be reached.
+    public var alarms: [Alarm] {
+        get throws(AlarmError) {
+            try agent.call { client throws(TocsinClientError) in try client.alarms() }
+                .filter { $0.owner == appID }
+                .map(AlarmTranslation.kitAlarm)
+        }
+    }
+
+    /// The application's alarms after every change — AlarmKit's `alarmUpdates`: the current
+    /// list first (once the agent answers), then a full list, oldest first, for each change the
+    /// agent announces, in order (a timer: `.countdown`, `.paused`, `.countdown`, `.alerting`,
+    /// then gone). Changes made by other processes of the same application are included.
+    ///
+    /// Fed by the agent's signals on TocsinKit's own background thread; the sequence never ends
+    /// while the manager exists, and keeps going across agent restarts (re-reading the list when
+    /// the agent comes back). The first access to this or the other update sequences starts that
+    /// thread and returns once it listens, so no change caused by a later call is missed.
+    public var alarmUpdates: AsyncStream<[Alarm]> {
+        watcher.startIfNeeded()
+        return watcher.snapshots.subscribe()
+    }
+
+    /// Every change of one of the application's alarms, from now on: Tocsin's addition, saying
+    /// what happened — in particular `.stopped` and `.secondary`, the stop and secondary intents
+    /// an app handles itself (`AlarmActionIntent.inApp`). Subscribe before scheduling: unlike
+    /// `alarmUpdates`, nothing that happened before is replayed.
+    public var alarmEvents: AsyncStream<AlarmEvent> {
+        watcher.startIfNeeded()
+        return watcher.events.subscribe()
+    }
+}

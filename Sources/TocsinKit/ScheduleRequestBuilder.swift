@@ -1,0 +1,80 @@
+import Foundation
+import TocsinCore
+
+/// Turns an AlarmKit configuration into the agent's `Schedule` request.
+///
+/// What the agent cannot show yet (colours, icons, the stop button's text, the countdown and
+/// paused titles) stays out of the request; everything that changes how the alarm behaves goes in,
+/// and a configuration the agent would have to guess about is refused here with a sentence saying
+/// what to change.
+enum ScheduleRequestBuilder {
+    /// The hook that makes a `.custom` secondary button without a command: the agent offers a
+    /// custom button only with a `secondary` hook, and this one does nothing, so only the running
+    /// app (through its `.secondary` event) acts on the press.
+    static let appHandledCommand = "true"
+
+    /// The request for `configuration`, carrying `id` in its metadata.
+    static func request<Metadata>(for configuration: AlarmManager.AlarmConfiguration<Metadata>, id: UUID) throws(AlarmManager.AlarmError) -> AlarmRequest {
+        let alert = configuration.attributes.presentation.alert
+        let preAlert = configuration.countdownDuration?.preAlert
+        var request: AlarmRequest
+        switch configuration.schedule {
+        case nil:
+            guard let preAlert else {
+                throw .invalidArgument("The configuration has neither a schedule (an alarm) nor a countdownDuration.preAlert (a timer).")
+            }
+            request = AlarmRequest(kind: .timer, duration: preAlert)
+        case let schedule?:
+            request = AlarmRequest(kind: .alarm, schedule: try ScheduleTranslation.agentSchedule(schedule), duration: preAlert ?? 0)
+        }
+        request.title = alert.title
+        request.sound = try agentSound(configuration.sound)
+        var hooks = AlarmHooks()
+        hooks[.stop] = command(of: configuration.stopIntent)
+        switch (alert.secondaryButton, alert.secondaryButtonBehavior) {
+        case (nil, nil):
+            guard command(of: configuration.secondaryIntent) == nil else {
+                throw .invalidArgument("The configuration has a secondaryIntent but its alert has no secondaryButton to perform it.")
+            }
+        case (nil, _?):
+            throw .invalidArgument("The alert has a secondaryButtonBehavior but no secondaryButton.")
+        case (_?, nil):
+            throw .invalidArgument("The alert's secondaryButton needs a secondaryButtonBehavior: .countdown (snooze) or .custom.")
+        case (let button?, .countdown?):
+            guard let postAlert = configuration.countdownDuration?.postAlert else {
+                throw .invalidArgument("A .countdown secondary button needs countdownDuration.postAlert: how long to count down before ringing again.")
+            }
+            request.snoozeDuration = postAlert
+            request.secondaryButtonLabel = button.text
+            hooks[.snooze] = command(of: configuration.secondaryIntent)
+        case (let button?, .custom?):
+            request.secondaryButtonLabel = button.text
+            hooks[.secondary] = command(of: configuration.secondaryIntent) ?? appHandledCommand
+        }
+        request.hooks = hooks
+        request.metadata = try AlarmMetadataEnvelope.encode(
+            id: id, metadata: configuration.attributes.metadata, relativeOnce: isRelativeOnce(configuration.schedule))
+        return request
+    }
+
+    private static func command(of intent: AlarmActionIntent?) -> String? {
+        if case .command(let command)? = intent { command } else { nil }
+    }
+
+    private static func agentSound(_ sound: AlertConfiguration.AlertSound) throws(AlarmManager.AlarmError) -> AlarmSound {
+        switch sound {
+        case .default:
+            return .standard
+        case .named(let name):
+            do throws(AlarmInputError) {
+                return try AlarmSound(parsing: name)
+            } catch {
+                throw .invalidArgument(error.message)
+            }
+        }
+    }
+
+    private static func isRelativeOnce(_ schedule: AlarmManager.Alarm.Schedule?) -> Bool {
+        if case .relative(let relative)? = schedule, relative.repeats == .never { true } else { false }
+    }
+}

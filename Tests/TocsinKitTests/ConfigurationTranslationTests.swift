@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TocsinCore
+@testable import TocsinKit
+
+extension TocsinKitTests {
+    /// What an AlarmKit configuration becomes in the agent's request, and what is kept as data —
+    /// no agent needed.
+    @Suite(.serialized) struct ConfigurationTranslationTests {
+        let id = UUID()
+
+        @Test func aTimerWithACustomButtonHandledInTheAppGetsAHookThatDoesNothing() throws {
+            let configuration = AlarmManager.AlarmConfiguration.timer(
+                duration: 90, attributes: TestConfigurations.attributes("Bread", metadata: Note(text: "rye"), secondaryButton: "Open", behavior: .custom))
+            let request = try ScheduleRequestBuilder.request(for: configuration, id: id)
+            #expect(request.kind == .timer)
+            #expect(request.duration == 90)
+            #expect(request.title == "Bread")
+            #expect(request.secondaryButtonLabel == "Open")
+            #expect(request.snoozeDuration == nil)
+            #expect(request.hooks.commands == [.secondary: ScheduleRequestBuilder.appHandledCommand])
+            let header = try #require(request.metadata.flatMap(AlarmMetadataEnvelope.header(from:)))
+            #expect(header.id == id)
+            #expect(AlarmMetadataEnvelope.metadata(as: Note.self, from: request.metadata!) == Note(text: "rye"))
+        }
+
+        @Test func commandIntentsBecomeHooksAndACountdownButtonASnooze() throws {
+            let configuration = AlarmManager.AlarmConfiguration(
+                countdownDuration: .init(preAlert: 300, postAlert: 120),
+                schedule: .relative(.init(time: .init(hour: 6, minute: 30), repeats: .weekly([.saturday, .sunday]))),
+                attributes: TestConfigurations.attributes("Run", secondaryButton: "Later", behavior: .countdown),
+                stopIntent: .command("notify-send stopped"), secondaryIntent: .command("notify-send snoozed"),
+                sound: .named("bell"))
+            let request = try ScheduleRequestBuilder.request(for: configuration, id: id)
+            #expect(request.kind == .alarm)
+            #expect(request.schedule == .timeOfDay(try TimeOfDay(hour: 6, minute: 30), weekdays: [.saturday, .sunday]))
+            #expect(request.duration == 300)
+            #expect(request.snoozeDuration == 120)
+            #expect(request.secondaryButtonLabel == "Later")
+            #expect(request.sound == .themeEvent("bell"))
+            #expect(request.hooks.commands == [.stop: "notify-send stopped", .snooze: "notify-send snoozed"])
+        }
+
+        @Test func configurationsTheAgentWouldHaveToGuessAboutAreRefused() {
+            let attributes = TestConfigurations.attributes("Odd")
+            let refused: [(AlarmManager.AlarmConfiguration<Note>, String)] = [
+                (.init(attributes: attributes), "neither a schedule"),
+                (.timer(duration: 60, attributes: attributes, secondaryIntent: .command("true")), "no secondaryButton"),
+                (.timer(duration: 60, attributes: TestConfigurations.attributes("Odd", secondaryButton: "Again")), "needs a secondaryButtonBehavior"),
+                (.alarm(schedule: .fixed(.now), attributes: TestConfigurations.attributes("Odd", secondaryButton: "Again", behavior: .countdown)), "needs countdownDuration.postAlert"),
+                (.alarm(schedule: .relative(.init(time: .init(hour: 7, minute: 0), repeats: .weekly([]))), attributes: attributes), "at least one day"),
+                (.alarm(schedule: .localDateTime(.init(year: 2026, month: 2, day: 30, time: .init(hour: 7, minute: 0))), attributes: attributes), "February 2026 has 28 days"),
+                (.timer(duration: 60, attributes: attributes, sound: .named("relative/ring.wav")), "absolute path"),
+            ]
+            for (configuration, phrase) in refused {
+                #expect {
+                    try ScheduleRequestBuilder.request(for: configuration, id: id)
+                } throws: { error in
+                    guard case AlarmManager.AlarmError.invalidArgument(let message) = error else { return false }
+                    return message.contains(phrase)
+                }
+            }
+        }
+
+        @Test func theAgentsAlarmReadsBackWithTheCallersIDAndSchedule() throws {
+            let request = try ScheduleRequestBuilder.request(
+                for: AlarmManager.AlarmConfiguration.alarm(schedule: .relative(.init(time: .init(hour: 7, minute: 0), repeats: .never)),
+                                                           attributes: TestConfigurations.attributes("Wake")),
+                id: id)
+            let now = Date()
+            let agentAlarm = try request.makeAlarm(id: UUID(), now: now, timeZone: .current)
+            guard case .localDateTime? = agentAlarm.schedule else {
+                Issue.record("the agent no longer pins a one-shot time of day: \(String(describing: agentAlarm.schedule))")
+                return
+            }
+            let alarm = AlarmTranslation.kitAlarm(agentAlarm)
+            #expect(alarm.id == id)
+            #expect(alarm.agentID == agentAlarm.id)
+            #expect(alarm.schedule == .relative(.init(time: .init(hour: 7, minute: 0), repeats: .never)))
+            #expect(AlarmTranslation.agentAlarm(knownAs: id, in: [agentAlarm])?.id == agentAlarm.id)
+            #expect(AlarmTranslation.agentAlarm(knownAs: agentAlarm.id, in: [agentAlarm])?.id == agentAlarm.id)
+        }
+
+        @Test func metadataWrittenByAnotherClientIsReadAsIs() {
+            #expect(AlarmMetadataEnvelope.header(from: #"{"text":"plain"}"#) == nil)
+            #expect(AlarmMetadataEnvelope.metadata(as: Note.self, from: #"{"text":"plain"}"#) == Note(text: "plain"))
+        }
+
+        @Test func iconsAndColoursAreKeptAsData() {
+            let names = ["pause.fill": "media-playback-pause", "stop.circle.fill": "media-playback-stop",
+                         "forward.end.fill": "media-skip-forward", "xmark": "window-close", "repeat": "media-playlist-repeat"]
+            for (symbol, icon) in names {
+                #expect(AlarmButton(text: "", textColor: .white, systemImageName: symbol).freedesktopIconName == icon)
+            }
+            #expect(AlarmButton(text: "", textColor: .white, systemImageName: "sparkles").freedesktopIconName == nil)
+            #expect(Color.orange.hexadecimal == "#ff9400")
+            #expect(Color.white.hexadecimal == "#ffffff")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import HeadlessSession
+import Testing
+import TocsinKit
+
+extension TocsinKitTests {
+    /// `AlarmManager.schedule(id:configuration:)` against the real agent: the caller's id, the
+    /// alarm read back, and every kind of schedule.
+    @Suite(.serialized) struct SchedulingTests {
+        @Test func aTimerIsScheduledUnderTheCallersIDAndShownAsALiveCountdown() async throws {
+            let fixture = try KitAgentSession("schedule")
+            let manager = try fixture.authorizedManager("org.example.kit.Schedule")
+            let id = UUID()
+
+            let alarm = try await manager.schedule(id: id, configuration: TestConfigurations.timer("Pasta", seconds: 60, metadata: Note(text: "al dente")))
+
+            #expect(alarm.id == id)
+            #expect(alarm.state == .countdown)
+            #expect(alarm.schedule == nil)
+            #expect(alarm.countdownDuration == .init(preAlert: 60, postAlert: nil))
+            #expect(alarm.title == "Pasta")
+            #expect(alarm.metadata(as: Note.self) == Note(text: "al dente"))
+            #expect(alarm.agentID != id, "the agent chose its own id")
+            #expect(try manager.alarms.map(\.id) == [id])
+            let listed = try #require(try fixture.listedAlarms().first)
+            #expect(listed["id"] as? String == alarm.agentID.uuidString.lowercased())
+            #expect(listed["title"] as? String == "Pasta")
+            #expect(listed["app-id"] as? String == "org.example.kit.Schedule")
+            #expect((listed["metadata"] as? String)?.contains(#""metadata":{"text":"al dente"}"#) == true, "\(listed)")
+            let countdown = try await fixture.notification(titled: "Pasta")
+            #expect(countdown.actions.map(\.label) == ["Pause", "Cancel"])
+        }
+
+        @Test func everyKindOfScheduleReadsBackAsItWasWritten() async throws {
+            let fixture = try KitAgentSession("schedules")
+            let manager = try fixture.authorizedManager("org.example.kit.Schedules")
+            let instant = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3600).rounded())
+            let schedules: [Alarm.Schedule] = [
+                .fixed(instant),
+                .relative(.init(time: .init(hour: 7, minute: 30), repeats: .never)),
+                .relative(.init(time: .init(hour: 6, minute: 45), repeats: .weekly([.monday, .friday]))),
+                .localDateTime(.init(year: 2099, month: 12, day: 24, time: .init(hour: 18, minute: 0))),
+            ]
+            for schedule in schedules {
+                let alarm = try await manager.schedule(id: UUID(), configuration: .alarm(schedule: schedule, attributes: TestConfigurations.attributes("Wake up")))
+                #expect(alarm.schedule == schedule)
+                #expect(alarm.state == .scheduled)
+                #expect(alarm.countdownDuration == nil)
+            }
+            #expect(try manager.alarms.compactMap(\.schedule) == schedules)
+
+            // The full initializer: a countdown before the time, and a snooze after it rings.
+            let withCountdowns = try await manager.schedule(id: UUID(), configuration: AlarmManager.AlarmConfiguration(
+                countdownDuration: .init(preAlert: 600, postAlert: 300),
+                schedule: .fixed(instant),
+                attributes: TestConfigurations.attributes("Meeting", secondaryButton: "Snooze", behavior: .countdown)))
+            #expect(withCountdowns.countdownDuration == .init(preAlert: 600, postAlert: 300))
+            let listed = try #require(try fixture.listedAlarms().first { $0["title"] as? String == "Meeting" })
+            #expect((listed["snooze"] as? NSNumber)?.doubleValue == 300, "\(listed)")
+            #expect((listed["duration"] as? NSNumber)?.doubleValue == 600, "\(listed)")
+            #expect(listed["button-label"] as? String == "Snooze")
+        }
+
+        @Test func anIDAlreadyInUseIsRefused() async throws {
+            let fixture = try KitAgentSession("duplicate")
+            let manager = try fixture.authorizedManager("org.example.kit.Duplicate")
+            let id = UUID()
+            try await manager.schedule(id: id, configuration: TestConfigurations.timer("First", seconds: 60))
+            await #expect {
+                try await manager.schedule(id: id, configuration: TestConfigurations.timer("Second", seconds: 60))
+            } throws: { error in
+                guard case AlarmManager.AlarmError.invalidArgument(let message) = error else { return false }
+                return message.contains("already has an alarm with the id")
+            }
+            #expect(try manager.alarms.map(\.title) == ["First"])
+        }
+    }
+}
