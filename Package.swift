@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLib", "BusTestSupport"]),
         .testTarget(name: "HeadlessSessionTests", dependencies: ["HeadlessSession"]),
         .testTarget(name: "TocsinKitTests", dependencies: ["TocsinKit", "HeadlessSession", "TocsinCore"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "BusTestSupport", "GLibSupport", "CGLib"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "BusTestSupport", "GLibSupport", "CGLib", "TocsinCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

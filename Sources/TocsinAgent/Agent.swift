@@ -391,7 +391,7 @@ public final class Agent {
         }
         deadlineTimer.arm(at: next)
         // Only alarms wake a sleeping machine; a cooking timer is not worth it.
-        wakeTimer.arm(at: book.alarms.lazy.filter { $0.kind == .alarm }.compactMap(\.fireDate).min())
+        wakeTimer.arm(at: book.unorderedAlarms.lazy.filter { $0.kind == .alarm }.compactMap(\.fireDate).min())
     }
 
     private func emitSignal(for event: AlarmEvent) {

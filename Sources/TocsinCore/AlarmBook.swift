@@ -24,8 +24,11 @@ public struct AlarmBook: Sendable, Equatable {
 
     /// All alarms, oldest first (then by id, so the order is stable).
     public var alarms: [Alarm] {
-        alarmsByID.values.sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
+        alarmsByID.values.sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id < $1.id }
     }
+
+    /// All alarms in no particular order: for work that does not need `alarms`' sorting.
+    public var unorderedAlarms: Dictionary<UUID, Alarm>.Values { alarmsByID.values }
 
     /// The alarms counting down, in no particular order (cheaper than `alarms` for per-second work).
     public var countingDown: [Alarm] {
@@ -160,7 +163,11 @@ public struct AlarmBook: Sendable, Equatable {
         alarmsByID.values.lazy
             .filter { !excluded.contains($0.id) }
             .compactMap { alarm in alarm.nextDeadline.map { (alarm: alarm, deadline: $0) } }
-            .min { ($0.deadline, $0.alarm.createdAt, $0.alarm.id.uuidString) < ($1.deadline, $1.alarm.createdAt, $1.alarm.id.uuidString) }
+            .min { first, second in
+                if first.deadline != second.deadline { return first.deadline < second.deadline }
+                if first.alarm.createdAt != second.alarm.createdAt { return first.alarm.createdAt < second.alarm.createdAt }
+                return first.alarm.id < second.alarm.id
+            }
     }
 
     private mutating func record(_ event: AlarmEvent) {

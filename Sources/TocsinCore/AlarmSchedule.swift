@@ -271,6 +271,9 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// The month's English abbreviation ("Dec").
+    public var monthAbbreviation: String { Self.monthNames[month - 1] }
     private static let fullMonthNames = [
         "January", "February", "March", "April", "May", "June",
         "July", "August", "September", "October", "November", "December",

@@ -17,7 +17,12 @@ public enum DurationFormat {
         // Beyond a million years the words are meaningless and Int conversion would trap.
         guard interval.isFinite, abs(interval) < 3e13 else { return "\(interval) s" }
         if abs(interval) < 1, interval != 0 {
-            return "\(interval.formatted(.number.precision(.fractionLength(0...3)))) s"
+            // Up to three decimals, trailing zeros dropped ("0.5 s"), without a number formatter:
+            // those load ICU, a few megabytes the agent does not need.
+            var text = String(format: "%.3f", interval)
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+            return "\(text) s"
         }
         let sign = interval < 0 ? "-" : ""
         var rest = Int(abs(interval).rounded())

@@ -146,9 +146,8 @@ public struct NotificationContentWriter: Sendable {
 
     /// A day as "Tue 1 Dec".
     public func dayOfMonth(_ date: Date) -> String {
-        var style = Date.FormatStyle(locale: locale, timeZone: timeZone).weekday(.abbreviated).day().month(.abbreviated)
-        style.calendar = Calendar(identifier: .gregorian)
-        return date.formatted(style)
+        let day = ScheduleCalculator.wallClock(of: date, in: timeZone).date
+        return "\(day.weekday) \(day.day) \(day.monthAbbreviation)"
     }
 
     private static func shortID(_ alarm: Alarm) -> String {
@@ -156,9 +155,26 @@ public struct NotificationContentWriter: Sendable {
     }
 
     /// A time of day as the locale writes it ("14:03" or "2:03 PM").
+    ///
+    /// Written here rather than with `Date.FormatStyle`: that loads ICU's data into the agent,
+    /// about 8 MB of memory for a clock face. The 12-hour clock is for the locales that use it.
     public func timeOfDay(_ date: Date) -> String {
-        var style = Date.FormatStyle(date: .omitted, time: .shortened, locale: locale, timeZone: timeZone)
-        style.calendar = Calendar(identifier: .gregorian)
-        return date.formatted(style)
+        let second = ScheduleCalculator.wallClock(of: date, in: timeZone).secondOfDay
+        let (hour, minute) = (second / 3600, second / 60 % 60)
+        let minutes = minute < 10 ? "0\(minute)" : "\(minute)"
+        guard Self.usesTwelveHourClock(locale.identifier) else {
+            return "\(hour < 10 ? "0" : "")\(hour):\(minutes)"
+        }
+        return "\(hour % 12 == 0 ? 12 : hour % 12):\(minutes) \(hour < 12 ? "AM" : "PM")"
+    }
+
+    /// Whether people of `localeIdentifier` ("en_US", "en-US.UTF-8") read the time on a 12-hour
+    /// clock: the English-speaking Americas, Australia and New Zealand, South Asia, the Philippines
+    /// and Egypt, as CLDR says.
+    static func usesTwelveHourClock(_ localeIdentifier: String) -> Bool {
+        let region = localeIdentifier.split(whereSeparator: { $0 == "." || $0 == "@" }).first.map(String.init) ?? ""
+        let parts = region.split(whereSeparator: { $0 == "_" || $0 == "-" }).map(String.init)
+        guard parts.count >= 2 else { return false }
+        return ["US", "CA", "AU", "NZ", "IN", "PK", "BD", "PH", "EG", "MX", "CO"].contains(parts[1]) && parts[0] != "fr"
     }
 }

@@ -129,6 +129,13 @@ public enum ScheduleCalculator {
         LocalDate(daysSince1970: floorDivision(wallSeconds(of: instant, in: timeZone), secondsPerDay))
     }
 
+    /// The calendar day and the second of that day `instant` shows on the wall clock of `timeZone`.
+    public static func wallClock(of instant: Date, in timeZone: TimeZone) -> (date: LocalDate, secondOfDay: Int) {
+        let wall = wallSeconds(of: instant, in: timeZone)
+        let day = floorDivision(wall, secondsPerDay)
+        return (LocalDate(daysSince1970: day), wall - day * secondsPerDay)
+    }
+
     /// `instant` on the wall clock of `timeZone`, for people: "Tue 1 Dec 2026 07:00 UTC+1"
     /// (seconds shown only when not zero).
     ///

@@ -1,6 +1,7 @@
 import Foundation
 import HeadlessSession
 import Testing
+import TocsinCore
 
 /// Alarms on schedules, with the real agent: exact instants, pre-alert countdowns, local times,
 /// repeating alarms and what happens after the agent was away.
@@ -163,9 +164,8 @@ import Testing
         #expect(text.stdout.contains("wakes the machine: \(canWake ? "yes" : "no")"), "\(text.stdout)")
     }
 
+    /// A time of day as the agent writes it (same zone and locale as this process).
     private static func timeOfDay(_ date: Date) -> String {
-        var style = Date.FormatStyle(date: .omitted, time: .shortened)
-        style.calendar = Calendar(identifier: .gregorian)
-        return date.formatted(style)
+        NotificationContentWriter().timeOfDay(date)
     }
 }

@@ -3,6 +3,7 @@ import CGLib
 import Foundation
 import HeadlessSession
 import Testing
+import TocsinCore
 
 /// The agent follows the machine's time zone as it changes, and handles what came due while the
 /// machine slept, at once on resume.
@@ -91,9 +92,7 @@ import Testing
         #expect(watch.standardOutput().components(separatedBy: "\"event\":\"rescheduled\"").count - 1 == 2, "\(watch.standardOutput())")
         // The live countdown shows its end time in the new zone.
         let teaEnd = Date(timeIntervalSince1970: try #require(after["Tea"]))
-        var tokyo = Date.FormatStyle(date: .omitted, time: .shortened, timeZone: TimeZone(identifier: "Asia/Tokyo")!)
-        tokyo.calendar = Calendar(identifier: .gregorian)
-        let endInTokyo = teaEnd.formatted(tokyo)
+        let endInTokyo = NotificationContentWriter(timeZone: TimeZone(identifier: "Asia/Tokyo")!).timeOfDay(teaEnd)
         let updated = try session.waitForNotification(timeout: .seconds(3)) { $0.summary == "Tea" && $0.receivedAt > switched && $0.body.contains("ends \(endInTokyo)") }
         #expect(updated.body.contains(endInTokyo))
         #expect(agent.standardError().contains("The time zone is now Asia/Tokyo"), "\(agent.standardError())")

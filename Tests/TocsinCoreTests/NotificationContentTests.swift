@@ -27,7 +27,7 @@ struct NotificationContentTests {
         let content = try #require(writer.liveActivity(for: alarm, at: at(45)))
         #expect(content == NotificationContent(
             summary: "Pasta",
-            body: "2:15 remaining · ends 8:03",
+            body: "2:15 remaining · ends 08:03",
             progress: 25,
             actions: [NotificationContent.Action(key: "pause", label: "Pause"), NotificationContent.Action(key: "cancel", label: "Cancel")],
             urgency: .normal,
@@ -39,16 +39,16 @@ struct NotificationContentTests {
     @Test("Counting down: the time left is rounded up like the clock")
     func countdownRounding() throws {
         let alarm = Fixture.alarm(duration: 180)
-        #expect(try #require(writer.liveActivity(for: alarm, at: t0)).body == "3:00 remaining · ends 8:03")
-        #expect(try #require(writer.liveActivity(for: alarm, at: at(0.4))).body == "3:00 remaining · ends 8:03")
-        #expect(try #require(writer.liveActivity(for: alarm, at: at(179.9))).body == "0:01 remaining · ends 8:03")
+        #expect(try #require(writer.liveActivity(for: alarm, at: t0)).body == "3:00 remaining · ends 08:03")
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(0.4))).body == "3:00 remaining · ends 08:03")
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(179.9))).body == "0:01 remaining · ends 08:03")
         #expect(try #require(writer.liveActivity(for: alarm, at: t0)).progress == 0)
     }
 
     @Test("Counting down an hour or more uses h:mm:ss")
     func countdownLong() throws {
         let alarm = Fixture.alarm(duration: 5400)
-        #expect(try #require(writer.liveActivity(for: alarm, at: at(1))).body == "1:29:59 remaining · ends 9:30")
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(1))).body == "1:29:59 remaining · ends 09:30")
     }
 
     @Test("Paused: “Paused”, the time left, progress, Resume + Cancel")
@@ -76,7 +76,7 @@ struct NotificationContentTests {
         let alarm = Fixture.alarm(duration: 180, snooze: 300, button: button, state: .alerting(since: at(180)))
         let content = try #require(writer.liveActivity(for: alarm, at: at(200)))
         #expect(content.summary == "Pasta")
-        #expect(content.body == "Time’s up · 3:00 timer, rang at 8:03")
+        #expect(content.body == "Time’s up · 3:00 timer, rang at 08:03")
         #expect(content.urgency == .critical)
         #expect(content.isPersistent)
         #expect(content.progress == nil)
@@ -87,7 +87,7 @@ struct NotificationContentTests {
     @Test("Ringing after a snooze still names the timer's own length and says when it rang again")
     func alertingAfterSnooze() throws {
         let alarm = Fixture.alarm(duration: 3723, snooze: 300, button: Fixture.snoozeButton, state: .alerting(since: at(5000)))
-        #expect(try #require(writer.liveActivity(for: alarm, at: at(5001))).body == "Time’s up · 1:02:03 timer, rang at 9:23")
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(5001))).body == "Time’s up · 1:02:03 timer, rang at 09:23")
     }
 
     @Test("A scheduled alarm shows no live activity")
@@ -96,10 +96,10 @@ struct NotificationContentTests {
     }
 
     @Test("An alarm ringing says so, since when (not when it was due), and its schedule", arguments: [
-        (AlarmSchedule.timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), "Alarm · ringing since 8:01 · 07:00 on weekdays"),
-        (.timeOfDay(Fixture.time(6, 30), weekdays: Weekday.everyDay), "Alarm · ringing since 8:01 · 06:30 daily"),
-        (.localDateTime(Fixture.date(2027, 1, 15), Fixture.time(8)), "Alarm · ringing since 8:01 · Fri 15 Jan 2027 08:00"),
-        (.fixed(t0), "Alarm · ringing since 8:01 · Fri 15 Jan 2027 08:00 UTC"),
+        (AlarmSchedule.timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), "Alarm · ringing since 08:01 · 07:00 on weekdays"),
+        (.timeOfDay(Fixture.time(6, 30), weekdays: Weekday.everyDay), "Alarm · ringing since 08:01 · 06:30 daily"),
+        (.localDateTime(Fixture.date(2027, 1, 15), Fixture.time(8)), "Alarm · ringing since 08:01 · Fri 15 Jan 2027 08:00"),
+        (.fixed(t0), "Alarm · ringing since 08:01 · Fri 15 Jan 2027 08:00 UTC"),
     ])
     func alerting(schedule: AlarmSchedule, body: String) throws {
         let alarm = Fixture.alarm(title: "Wake up", schedule: schedule, snooze: 540, button: Fixture.snoozeButton, state: .alerting(since: at(60)))
@@ -116,7 +116,7 @@ struct NotificationContentTests {
     func alertingFixedInZone() throws {
         let berlin = NotificationContentWriter(timeZone: Fixture.zone("Europe/Berlin"), locale: Locale(identifier: "en_GB"))
         let alarm = Fixture.alarm(title: "Call", schedule: .fixed(t0), state: .alerting(since: t0))
-        #expect(try #require(berlin.liveActivity(for: alarm, at: t0)).body == "Alarm · ringing since 9:00 · Fri 15 Jan 2027 09:00 UTC+1")
+        #expect(try #require(berlin.liveActivity(for: alarm, at: t0)).body == "Alarm · ringing since 09:00 · Fri 15 Jan 2027 09:00 UTC+1")
     }
 
     @Test("An alarm's pre-alert countdown looks like a timer's: time left, end, progress, Pause + Cancel")
@@ -124,7 +124,7 @@ struct NotificationContentTests {
         let alarm = Fixture.alarm(title: "Wake up", schedule: .fixed(at(900)), duration: 900,
                                   state: .countdown(CountdownPhase(fireDate: at(900), duration: 900, followsWallClock: true)))
         #expect(try #require(writer.liveActivity(for: alarm, at: at(450))) == NotificationContent(
-            summary: "Wake up", body: "7:30 remaining · ends 8:15", progress: 50,
+            summary: "Wake up", body: "7:30 remaining · ends 08:15", progress: 50,
             actions: [NotificationContent.Action(.pause, label: "Pause"), NotificationContent.Action(.cancel, label: "Cancel")],
             urgency: .normal, isPersistent: true,
             commandLineHint: "Pause: tocsin pause \(Self.short(alarm)) · cancel: tocsin cancel \(Self.short(alarm))"
@@ -140,11 +140,11 @@ struct NotificationContentTests {
         #expect(event.kind == .missed)
         #expect(!event.removesAlarm)
         let notice = writer.missedNotice(for: event.alarm, dueAt: try #require(event.dueDate))
-        #expect(notice.summary == "Missed: Stand-up (9:00)")
-        #expect(notice.body.hasPrefix("It was due at 9:00 on "))
+        #expect(notice.summary == "Missed: Stand-up (09:00)")
+        #expect(notice.body.hasPrefix("It was due at 09:00 on "))
         #expect(notice.body.contains("15"), "names the day it was due: \(notice.body)")
         #expect(notice.body.contains("15 min"), "names the late limit: \(notice.body)")
-        #expect(notice.body.hasSuffix("Next: \(writer.dayOfMonth(at(3 * 86_400 + 3600))) 9:00."), "got \(notice.body)")
+        #expect(notice.body.hasSuffix("Next: \(writer.dayOfMonth(at(3 * 86_400 + 3600))) 09:00."), "got \(notice.body)")
         #expect(notice.body.contains("18"), "Monday the 18th: \(notice.body)")
         #expect(!notice.isPersistent)
         #expect(notice.actions.isEmpty)
@@ -159,8 +159,8 @@ struct NotificationContentTests {
         #expect(event.kind == .missed)
         #expect(event.removesAlarm)
         let notice = writer.missedNotice(for: event.alarm, dueAt: try #require(event.dueDate))
-        #expect(notice.summary == "Missed: Flight (9:00)")
-        #expect(notice.body.hasPrefix("It was due at 9:00 on "))
+        #expect(notice.summary == "Missed: Flight (09:00)")
+        #expect(notice.body.hasPrefix("It was due at 09:00 on "))
         #expect(notice.body.contains("10 min"))
         #expect(!notice.isPersistent)
         // The removed one-shot is carried as it was, still `.scheduled` at its due date: that is
@@ -173,7 +173,7 @@ struct NotificationContentTests {
         let alarm = Fixture.alarm(ringLimit: 600, state: .alerting(since: at(60)))
         #expect(writer.unacknowledgedNotice(for: alarm) == NotificationContent(
             summary: "Not acknowledged: Pasta",
-            body: "It rang for 10 min from 8:01 and nobody stopped it.",
+            body: "It rang for 10 min from 08:01 and nobody stopped it.",
             progress: nil, actions: [], urgency: .normal, isPersistent: false
         ))
         let odd = Fixture.alarm(ringLimit: 90, state: .alerting(since: at(3600 * 5 + 7 * 60)))
@@ -185,21 +185,24 @@ struct NotificationContentTests {
         #expect(writer.unacknowledgedNotice(for: Fixture.alarm()).body == "It rang for 10 min and nobody stopped it.")
     }
 
-    // What Foundation on Linux (Swift 6.3.1, its bundled ICU) actually writes for `.shortened`
-    // times: no leading zero on the hour in any of these locales ("8:03", not "08:03" for en_GB),
-    // and U+202F NARROW NO-BREAK SPACE before AM/PM in en_US.
+    // The writer's own clock face (no ICU): 24-hour "08:03" with a leading zero, and a 12-hour
+    // "8:03 AM" for the regions that read 12-hour clocks (en_US, not fr_CA).
     static let timesOfDay: [(zone: String, locale: String, offset: TimeInterval, text: String)] = [
-        ("UTC", "en_GB", 183.0, "8:03"),
+        ("UTC", "en_GB", 183.0, "08:03"),
         ("UTC", "en_GB", 5 * 3600 + 300, "13:05"),
-        ("UTC", "en_US", 183, "8:03\u{202F}AM"),
-        ("UTC", "en_US", 5 * 3600 + 300, "1:05\u{202F}PM"),
+        ("UTC", "en_US", 183, "8:03 AM"),
+        ("UTC", "en_US", 5 * 3600 + 300, "1:05 PM"),
         ("Asia/Tokyo", "en_GB", 183, "17:03"),
-        ("Asia/Tokyo", "en_US", 183, "5:03\u{202F}PM"),
-        ("America/New_York", "en_US", 183, "3:03\u{202F}AM"),
-        ("America/New_York", "de_DE", 5 * 3600 + 300, "8:05"),
-        ("Europe/Paris", "fr_FR", 183, "9:03"),
-        ("UTC", "en_US", 16 * 3600, "12:00\u{202F}AM"), // midnight
-        ("UTC", "en_GB", 16 * 3600, "0:00"),
+        ("Asia/Tokyo", "en_US", 183, "5:03 PM"),
+        ("America/New_York", "en_US", 183, "3:03 AM"),
+        ("America/New_York", "de_DE", 5 * 3600 + 300, "08:05"),
+        ("Europe/Paris", "fr_FR", 183, "09:03"),
+        ("America/Montreal", "fr_CA", 183, "03:03"),
+        ("UTC", "en_US.UTF-8", 183, "8:03 AM"),
+        ("UTC", "C", 183, "08:03"),
+        ("UTC", "en_US", 16 * 3600, "12:00 AM"), // midnight
+        ("UTC", "en_GB", 16 * 3600, "00:00"),
+        ("UTC", "en_US", 4 * 3600, "12:00 PM"), // noon
     ]
 
     @Test("Time of day in an explicit zone and locale", arguments: timesOfDay)
@@ -213,7 +216,7 @@ struct NotificationContentTests {
     func bodyUsesLocale() throws {
         let writer = NotificationContentWriter(timeZone: try #require(TimeZone(identifier: "America/New_York")), locale: Locale(identifier: "en_US"))
         let content = try #require(writer.liveActivity(for: Fixture.alarm(duration: 180), at: at(1)))
-        #expect(content.body == "2:59 remaining · ends 3:03\u{202F}AM")
+        #expect(content.body == "2:59 remaining · ends 3:03 AM")
     }
 
     @Test("Actions carry intent raw values as keys; urgencies map to the notification spec's bytes")
