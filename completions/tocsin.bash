@@ -48,7 +48,7 @@ _tocsin()
     local program=${COMP_WORDS[0]}
     type -P -- "$program" >/dev/null 2>&1 || program=tocsin
 
-    local commands="timer alarm list show watch status doctor pause resume cancel stop snooze help"
+    local commands="timer alarm list show watch status doctor auth pause resume cancel stop snooze help"
     local ring_options="--title --snooze --button --on-button --sound --volume --crescendo
         --ring-for --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed"
     local alarm_options="--date --in-days --tomorrow --repeat --fixed --pre-alert"
@@ -105,6 +105,15 @@ _tocsin()
         pause) takes_id=1 states="countdown" ;;
         resume) takes_id=1 states="paused" ;;
         stop | snooze) takes_id=1 states="alerting" ;;
+        auth)
+            # tocsin auth list | grant APP | revoke APP | reset APP; APP from the answers so far.
+            if ((arguments == 0)); then
+                mapfile -t COMPREPLY < <(compgen -W "list grant revoke reset --help" -- "$cur")
+            elif ((arguments == 1)) && [[ ${words[cword - 1]} != list ]]; then
+                mapfile -t COMPREPLY < <(compgen -W "$("$program" auth list 2>/dev/null | awk '$1 != "tocsin" {print $1}')" -- "$cur")
+            fi
+            return 0
+            ;;
         *) return 0 ;;
     esac
 

@@ -34,7 +34,7 @@ import Testing
             var target: String?
             switch choice {
             case _ where existing.isEmpty, 0...3:
-                arguments = ["timer", "\(30 + random.next() % 3000)s", "--title", "Op \(operation)"]
+                arguments = ["timer", "\(600 + random.next() % 3000)s", "--title", "Op \(operation)"]
             case 4...5:
                 target = existing[Int(random.next() % UInt64(existing.count))]
                 arguments = ["cancel", target!]
