@@ -55,8 +55,10 @@ import TocsinCore
 
         // The CLI runs in UTC; the agent reads the same times in its own zone. Set alarms through
         // D-Bus keys that do not depend on the CLI's zone: a date and time, a daily time, an instant.
-        let tomorrow = Date().addingTimeInterval(86_400).formatted(.iso8601.year().month().day())
-        let local = try run("alarm", "07:00", "--date", tomorrow, "--title", "Local")
+        // Two days ahead, so 07:00 that day is still ahead in Tokyo whatever the time of day now
+        // (07:00 tomorrow in Tokyo has already passed after 22:00 UTC today).
+        let dayAfterTomorrow = Date().addingTimeInterval(2 * 86_400).formatted(.iso8601.year().month().day())
+        let local = try run("alarm", "07:00", "--date", dayAfterTomorrow, "--title", "Local")
         let daily = try run("alarm", "23:00", "--repeat", "daily", "--title", "Daily")
         let fixedInstant = Date().addingTimeInterval(3 * 86_400)
         let fixed = try run("alarm", fixedInstant.formatted(.iso8601), "--title", "Fixed")
@@ -80,7 +82,7 @@ import TocsinCore
         #expect(noticedAfter < 1, "the zone change was noticed after \(noticedAfter) s")
         let after = Dictionary(uniqueKeysWithValues: try alarms().map { ($0.string("title") ?? "", $0.number("fire-time") ?? 0) })
         let zoneDifference = Double(TimeZone(identifier: "Asia/Tokyo")!.secondsFromGMT() - TimeZone(identifier: zoneBefore ?? "UTC")!.secondsFromGMT())
-        // 07:00 tomorrow in Tokyo comes nine hours sooner than 07:00 tomorrow in UTC.
+        // 07:00 in Tokyo comes nine hours sooner than 07:00 that day in UTC.
         #expect(after["Local"] == before["Local"].map { $0 - zoneDifference }, "Local: \(String(describing: before["Local"])) → \(String(describing: after["Local"]))")
         #expect(after["Fixed"] == before["Fixed"], "a fixed instant must not move")
         #expect(after["Tea"] == before["Tea"], "a timer must not move")
