@@ -21,6 +21,9 @@ struct Caller: Equatable {
 final class CallerIdentifier {
     /// Ids declared with `IdentifyApplication`, by unique bus name.
     private var declared: [String: String] = [:]
+    /// Process ids by unique bus name: a connection's process never changes, and asking the bus
+    /// costs a round trip on every call.
+    private var processIDs: [String: pid_t] = [:]
     private let processID: (String) -> pid_t?
     private let procRoot: String
 
@@ -32,7 +35,8 @@ final class CallerIdentifier {
 
     /// Who `sender` is.
     func identify(_ sender: String) -> Caller {
-        let pid = processID(sender)
+        let pid = processIDs[sender] ?? processID(sender)
+        if let pid { processIDs[sender] = pid }
         if let pid, let sandboxed = flatpakAppID(of: pid) {
             return Caller(appID: sandboxed, isSandboxed: true)
         }
@@ -59,6 +63,7 @@ final class CallerIdentifier {
     /// Forgets what `sender` declared, once it left the bus.
     func forget(_ sender: String) {
         declared[sender] = nil
+        processIDs[sender] = nil
     }
 
     /// The Flatpak application id of `pid` from its sandbox's /.flatpak-info, if it runs in one.

@@ -2,6 +2,7 @@ import CGLib
 import CTimerFD
 import Foundation
 import GLibSupport
+import TocsinCore
 import Glibc
 
 /// One wall-clock alarm for the whole agent: armed only for the next thing that must happen, so the
@@ -47,10 +48,7 @@ final class DeadlineTimer {
     func arm(at date: Date?) {
         var spec = itimerspec()
         if let date {
-            let seconds = date.timeIntervalSince1970.rounded(.down)
-            // Never all zeros, which would disarm: the epoch itself is long past anyway.
-            spec.it_value.tv_sec = max(0, Int(seconds))
-            spec.it_value.tv_nsec = max(1, Int((date.timeIntervalSince1970 - seconds) * 1_000_000_000))
+            (spec.it_value.tv_sec, spec.it_value.tv_nsec) = TimerExpiry.parts(of: date)
         }
         let flags = date == nil ? 0 : Int32(TFD_TIMER_ABSTIME) | (reportsClockChanges ? Int32(TFD_TIMER_CANCEL_ON_SET) : 0)
         timerfd_settime(descriptor, flags, &spec, nil)

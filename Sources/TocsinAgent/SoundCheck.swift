@@ -10,6 +10,16 @@ enum SoundCheck {
         case .standard:
             return nil
         case .file(let path):
+            // Look before opening: opening a FIFO would block the agent until a writer came.
+            var status = stat()
+            guard stat(path, &status) == 0 else {
+                return FileManager.default.fileExists(atPath: path)
+                    ? "The sound file “\(AlarmInputError.quotable(path))” cannot be examined (\(String(cString: strerror(errno))))."
+                    : "The sound file “\(AlarmInputError.quotable(path))” does not exist."
+            }
+            guard status.st_mode & S_IFMT == S_IFREG else {
+                return "“\(AlarmInputError.quotable(path))” is not a regular file; a sound must be a WAV or Ogg file."
+            }
             guard let handle = FileHandle(forReadingAtPath: path) else {
                 return FileManager.default.fileExists(atPath: path)
                     ? "The sound file “\(path)” cannot be read (check its permissions)."

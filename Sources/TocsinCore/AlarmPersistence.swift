@@ -96,17 +96,17 @@ public final class AlarmPersistence: @unchecked Sendable {
         return Loaded(outcome: merged, timeZone: zone.flatMap(TimeZone.init(identifier:)), journalNote: note)
     }
 
-    /// Records `changes` durably before they take effect. `current` gives the whole book after
-    /// them, for when the journal is long enough to fold into a new snapshot.
-    public func record(_ changes: [AlarmJournal.Change], current: () -> [Alarm], timeZone: TimeZone) throws(StoreError) {
+    /// Records `changes` durably before they take effect. The book after them holds `count`
+    /// alarms; `current` gives them all, asked only when the journal is long enough to fold into
+    /// a new snapshot.
+    public func record(_ changes: [AlarmJournal.Change], count: Int, current: () -> [Alarm], timeZone: TimeZone) throws(StoreError) {
         if let reason = snapshot.unwritableReason {
             throw StoreError("Not saving to \(fileURL.path): \(reason).")
         }
         try journal.append(changes)
-        let alarms = current()
-        if journal.count >= max(Self.minimumJournalLength, alarms.count) {
+        if journal.count >= max(Self.minimumJournalLength, count) {
             // A failed fold loses nothing: the journal keeps the changes until the next try.
-            if (try? snapshot.save(alarms, timeZone: timeZone)) != nil {
+            if (try? snapshot.save(current(), timeZone: timeZone)) != nil {
                 journal.clear()
             }
         }

@@ -47,6 +47,8 @@ public struct AlarmRequest: Sendable, Equatable {
     public static let maximumDuration: TimeInterval = 366 * 24 * 3600
     /// The longest snooze and ring limit accepted: a day.
     public static let maximumSnoozeOrRingLimit: TimeInterval = 24 * 3600
+    /// How far ahead an alarm may ring: a hundred years. Further is a typo (or a fuzzer).
+    public static let furthestAhead: TimeInterval = 100 * 365.25 * 86_400
     /// The longest crescendo accepted: ten minutes.
     public static let maximumCrescendo: TimeInterval = 600
     /// The longest title accepted, in characters.
@@ -104,6 +106,9 @@ public struct AlarmRequest: Sendable, Equatable {
         case (.alarm, nil):
             throw AlarmInputError("An alarm needs a schedule: a time, a date and time, or an instant.")
         }
+        guard fireDate.timeIntervalSince(now) <= Self.furthestAhead else {
+            throw AlarmInputError("The alarm would ring more than \(Int(Self.furthestAhead / (365.25 * 86_400))) years from now; Tocsin keeps alarms for the next century.")
+        }
         if let snoozeDuration {
             try Self.check(snoozeDuration, named: "snooze duration", atMost: Self.maximumSnoozeOrRingLimit)
         }
@@ -111,7 +116,9 @@ public struct AlarmRequest: Sendable, Equatable {
         try Self.check(ringLimit, named: "ring limit", atMost: Self.maximumSnoozeOrRingLimit)
         if let volume {
             guard volume.isFinite, volume > 0, volume <= 1 else {
-                throw AlarmInputError("The volume must be above 0 % and at most 100 % (got \(volume.isFinite ? "\(Int((volume * 100).rounded())) %" : "\(volume)")).")
+                // A percentage only for numbers Int can hold (a fuzzer sent 1e300).
+                let shown = volume.isFinite && abs(volume) < 1e12 ? "\(Int((volume * 100).rounded())) %" : "\(volume)"
+                throw AlarmInputError("The volume must be above 0 % and at most 100 % (got \(shown)).")
             }
         }
         if let crescendo {

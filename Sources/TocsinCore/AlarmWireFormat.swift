@@ -66,7 +66,7 @@ public enum AlarmWireFormat {
         let fields = try KeyedFields<RequestKey>(dictionary, what: "schedule request")
         let kindName = try fields.string(.kind) ?? AlarmKind.timer.rawValue
         guard let kind = AlarmKind(rawValue: kindName) else {
-            throw AlarmInputError("Unknown kind “\(kindName)”; known kinds: \(AlarmKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw AlarmInputError("Unknown kind “\(AlarmInputError.quotable(kindName.prefix(64)))”; known kinds: \(AlarmKind.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         let schedule = try fields.schedule(at: .at, time: .time, weekdays: .weekdays, date: .date)
         let duration: TimeInterval
@@ -228,7 +228,7 @@ private struct KeyedFields<Key: RawRepresentable & CaseIterable> where Key.RawVa
     init(_ values: [String: WireValue], what: String) throws(AlarmInputError) {
         let known = Set(Key.allCases.map(\.rawValue))
         if let unknown = values.keys.sorted().first(where: { !known.contains($0) }) {
-            throw AlarmInputError("Unknown key “\(unknown)” in the \(what); known keys: \(Key.allCases.map(\.rawValue).joined(separator: ", ")).")
+            throw AlarmInputError("Unknown key “\(AlarmInputError.quotable(unknown.prefix(64)))” in the \(what); known keys: \(Key.allCases.map(\.rawValue).joined(separator: ", ")).")
         }
         self.values = values
     }
@@ -315,7 +315,7 @@ private struct KeyedFields<Key: RawRepresentable & CaseIterable> where Key.RawVa
             var hooks = AlarmHooks()
             for (eventName, command) in map {
                 guard let event = HookEvent(rawValue: eventName) else {
-                    throw AlarmInputError("Unknown hook event “\(eventName)”; known events: \(HookEvent.allCases.map(\.rawValue).joined(separator: ", ")).")
+                    throw AlarmInputError("Unknown hook event “\(AlarmInputError.quotable(eventName.prefix(64)))”; known events: \(HookEvent.allCases.map(\.rawValue).joined(separator: ", ")).")
                 }
                 hooks[event] = command
             }

@@ -32,6 +32,17 @@ import TocsinCore
         #expect(problem == "The sound file “/nonexistent/ring.wav” does not exist.")
     }
 
+    // Found by the fuzzer: opening a FIFO to read its header blocked the agent's main loop.
+    @Test func aFifoOrADirectoryIsRefusedWithoutOpeningIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-fifo-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("ring.wav").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        #expect(SoundCheck.problem(with: .file(fifo)) == "“\(fifo)” is not a regular file; a sound must be a WAV or Ogg file.")
+        #expect(SoundCheck.problem(with: .file(directory.path)) == "“\(directory.path)” is not a regular file; a sound must be a WAV or Ogg file.")
+    }
+
     @Test func themeEventsAreLookedUpInTheDataDirectories() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-sounds-\(UUID())")
         let stereo = data.appendingPathComponent("sounds/mytheme/stereo")

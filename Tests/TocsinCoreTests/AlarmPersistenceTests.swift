@@ -21,14 +21,14 @@ struct AlarmPersistenceTests {
         var book: [Alarm] = []
         for number in 1...3 {
             book.append(Self.alarm(number))
-            try persistence.record([.put(book.last!)], current: { book }, timeZone: .gmt)
+            try persistence.record([.put(book.last!)], count: book.count, current: { book }, timeZone: .gmt)
         }
         book.remove(at: 1)
-        try persistence.record([.remove(fixedID(2))], current: { book }, timeZone: .gmt)
+        try persistence.record([.remove(fixedID(2))], count: book.count, current: { book }, timeZone: .gmt)
         var renamed = book[0]
         renamed.title = "Coffee"
         book[0] = renamed
-        try persistence.record([.put(renamed), .zone("Europe/Berlin")], current: { book }, timeZone: .gmt)
+        try persistence.record([.put(renamed), .zone("Europe/Berlin")], count: book.count, current: { book }, timeZone: .gmt)
         #expect(!FileManager.default.fileExists(atPath: persistence.fileURL.path), "a short journal needs no snapshot yet")
         #expect(persistence.journal.count == 6)
 
@@ -47,21 +47,21 @@ struct AlarmPersistenceTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let persistence = AlarmPersistence(directory: root)
         let first = Self.alarm(1)
-        try persistence.record([.put(first)], current: { [first] }, timeZone: .gmt)
+        try persistence.record([.put(first)], count: [first].count, current: { [first] }, timeZone: .gmt)
         let handle = try FileHandle(forWritingTo: persistence.journal.fileURL)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(#"{"put":{"_0":{"id":"#.utf8))
         try handle.close()
         // The next append cuts the torn tail off first.
         let second = Self.alarm(2)
-        try persistence.record([.put(second)], current: { [first, second] }, timeZone: .gmt)
+        try persistence.record([.put(second)], count: [first, second].count, current: { [first, second] }, timeZone: .gmt)
         #expect(AlarmJournal(directory: root).read() == .read([.put(first), .put(second)]))
 
         // A torn tail found at start-up is reported and dropped.
         let other = Self.directory()
         defer { try? FileManager.default.removeItem(at: other) }
         let crashed = AlarmPersistence(directory: other)
-        try crashed.record([.put(first)], current: { [first] }, timeZone: .gmt)
+        try crashed.record([.put(first)], count: [first].count, current: { [first] }, timeZone: .gmt)
         let tornChange = #"{"remove":{"_0":"#
         let written = String(decoding: try Data(contentsOf: crashed.journal.fileURL), as: UTF8.self)
         try Data((written + tornChange).utf8).write(to: crashed.journal.fileURL)
@@ -95,7 +95,7 @@ struct AlarmPersistenceTests {
         var book: [Alarm] = []
         for number in 1...AlarmPersistence.minimumJournalLength {
             book.append(Self.alarm(number))
-            try persistence.record([.put(book.last!)], current: { book }, timeZone: .gmt)
+            try persistence.record([.put(book.last!)], count: book.count, current: { book }, timeZone: .gmt)
         }
         #expect(persistence.journal.count == 0, "the journal was not folded in")
         #expect(AlarmStore(directory: root).load() == .loaded(book))
@@ -113,7 +113,7 @@ struct AlarmPersistenceTests {
             Issue.record("a newer state file was not refused")
             return
         }
-        #expect(throws: StoreError.self) { try persistence.record([.put(Self.alarm(1))], current: { [] }, timeZone: .gmt) }
+        #expect(throws: StoreError.self) { try persistence.record([.put(Self.alarm(1))], count: [].count, current: { [] }, timeZone: .gmt) }
         #expect(!FileManager.default.fileExists(atPath: persistence.journal.fileURL.path))
         #expect(try Data(contentsOf: root.appendingPathComponent("alarms.json")) == newer)
     }
@@ -123,7 +123,7 @@ struct AlarmPersistenceTests {
         let root = Self.directory()
         defer { try? FileManager.default.removeItem(at: root) }
         let persistence = AlarmPersistence(directory: root)
-        try persistence.record([.put(Self.alarm(1))], current: { [Self.alarm(1)] }, timeZone: .gmt)
+        try persistence.record([.put(Self.alarm(1))], count: [Self.alarm(1)].count, current: { [Self.alarm(1)] }, timeZone: .gmt)
         try Data("garbage".utf8).write(to: persistence.fileURL)
         let loaded = AlarmPersistence(directory: root).load()
         guard case .setAside = loaded.outcome else {

@@ -231,6 +231,30 @@ struct AlarmRequestTests {
         #expect(try message(AlarmRequest(duration: duration)) == expected)
     }
 
+    // Found by the fuzzer: a volume of 1e300 trapped while its percentage was written.
+    @Test("An absurd volume is refused with the number as sent", arguments: [
+        (2.0, "The volume must be above 0 % and at most 100 % (got 200 %)."),
+        (-0.5, "The volume must be above 0 % and at most 100 % (got -50 %)."),
+        (1e300, "The volume must be above 0 % and at most 100 % (got 1e+300)."),
+        (-1e20, "The volume must be above 0 % and at most 100 % (got -1e+20)."),
+        (.nan, "The volume must be above 0 % and at most 100 % (got nan)."),
+    ])
+    func absurdVolume(volume: Double, expected: String) throws {
+        #expect(try message(AlarmRequest(duration: 60, volume: volume)) == expected)
+    }
+
+    // Found by the fuzzer: an instant in the year 300 000 was accepted, and the agent trapped arming
+    // its timer on every start after that.
+    @Test("An alarm more than a century ahead is refused; one just inside is accepted")
+    func furthestAhead() throws {
+        let limit = AlarmRequest.furthestAhead
+        #expect(try message(AlarmRequest(kind: .alarm, schedule: .fixed(at(limit + 1)), duration: 0))
+                == "The alarm would ring more than 100 years from now; Tocsin keeps alarms for the next century.")
+        #expect(try message(AlarmRequest(kind: .alarm, schedule: .fixed(Date(timeIntervalSince1970: 1e16)), duration: 0))
+                .contains("more than 100 years"))
+        #expect(try make(AlarmRequest(kind: .alarm, schedule: .fixed(at(limit - 1)), duration: 0)).title == "Alarm")
+    }
+
     @Test("Huge snooze durations and ring limits are refused the same way")
     func hugeSnoozeAndRingLimit() throws {
         // Below Int.max, so that a regression fails here rather than trapping the whole run.
