@@ -81,7 +81,7 @@ extension Agent: AlarmsServiceHandler {
         }
         let owner = caller.isCommandLine ? nil : caller.appID
         let limit = caller.isCommandLine ? nil : configuration.alarmsPerApplication
-        let event = try commit { book, now throws(AlarmError) in try book.schedule(request, now: now, owner: owner, ownerLimit: limit) }
+        let event = try commit { book, now throws(AlarmError) in try book.schedule(request, id: request.id ?? UUID(), now: now, owner: owner, ownerLimit: limit) }
         return Variant.tuple([g_variant_new_string(event.alarm.id.uuidString.lowercased())])
     }
 

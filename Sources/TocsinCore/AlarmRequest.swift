@@ -32,6 +32,9 @@ public struct AlarmRequest: Sendable, Equatable {
     public var hooks: AlarmHooks
     /// A small JSON value to keep with the alarm (at most `maximumMetadataSize` bytes).
     public var metadata: String?
+    /// The id the caller chose for the alarm, as AlarmKit's `schedule(id:configuration:)` lets an
+    /// app do; `nil` lets the agent pick one. An id already in use is refused.
+    public var id: UUID?
 
     /// How long an alarm rings unanswered unless told otherwise: ten minutes.
     public static let defaultRingLimit: TimeInterval = 600
@@ -66,7 +69,7 @@ public struct AlarmRequest: Sendable, Equatable {
         snoozeDuration: TimeInterval? = nil, secondaryButtonLabel: String? = nil,
         sound: AlarmSound = .standard, volume: Double? = nil, crescendo: TimeInterval? = nil,
         ringLimit: TimeInterval? = nil, lateLimit: TimeInterval? = nil,
-        hooks: AlarmHooks = AlarmHooks(), metadata: String? = nil
+        hooks: AlarmHooks = AlarmHooks(), metadata: String? = nil, id: UUID? = nil
     ) {
         self.kind = kind
         self.schedule = schedule
@@ -81,6 +84,7 @@ public struct AlarmRequest: Sendable, Equatable {
         self.lateLimit = lateLimit
         self.hooks = hooks
         self.metadata = metadata
+        self.id = id
     }
 
     /// Checks every field and builds the alarm it describes, set at `now`, with local schedules

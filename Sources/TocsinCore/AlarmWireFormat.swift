@@ -10,6 +10,7 @@ public enum AlarmWireFormat {
     public enum RequestKey: String, CaseIterable, Sendable {
         case kind, title, duration, snooze, buttonLabel = "button-label", sound, ringLimit = "ring-limit", hooks
         case at, time, weekdays, date, preAlert = "pre-alert", lateLimit = "late-limit", volume, crescendo, metadata
+        case id
     }
 
     /// Keys of an alarm returned by `Get`/`List` and carried by signals.
@@ -48,6 +49,7 @@ public enum AlarmWireFormat {
             dictionary[RequestKey(rawValue: key.rawValue)!] = value
         }
         dictionary[.lateLimit] = request.lateLimit.map(WireValue.double)
+        dictionary[.id] = request.id.map { .string($0.uuidString.lowercased()) }
         dictionary[.volume] = request.volume.map(WireValue.double)
         dictionary[.crescendo] = request.crescendo.map(WireValue.double)
         dictionary[.metadata] = request.metadata.map(WireValue.string)
@@ -101,7 +103,13 @@ public enum AlarmWireFormat {
             ringLimit: try fields.seconds(.ringLimit),
             lateLimit: try fields.seconds(.lateLimit),
             hooks: try fields.hooks(.hooks),
-            metadata: try fields.string(.metadata)
+            metadata: try fields.string(.metadata),
+            id: try fields.string(.id).map { text throws(AlarmInputError) in
+                guard let id = UUID(uuidString: text) else {
+                    throw AlarmInputError("The “id” must be a UUID such as 6f1c2e0a-8d1b-4c55-9f3e-2b7a1d0c9e44 (got “\(AlarmInputError.quotable(text.prefix(64)))”).")
+                }
+                return id
+            }
         )
     }
 

@@ -7,7 +7,7 @@
 /// not why the others went.
 public enum AlarmActionIntent: Codable, Hashable, Sendable {
     /// A shell command the agent runs with `/bin/sh -c` when it happens, whether or not the app
-    /// is running. Its environment carries `TOCSIN_ID` (the agent's id, `Alarm.agentID`),
+    /// is running. Its environment carries `TOCSIN_ID` (the alarm's id),
     /// `TOCSIN_TITLE`, `TOCSIN_EVENT` (`stop` or `secondary`), `TOCSIN_APP_ID` (so an app it
     /// starts speaks for the same application), `TOCSIN_FIRE_TIME` and `TOCSIN_METADATA` — the
     /// JSON `{"tocsinkit": 1, "id": "<Alarm.id>", "metadata": <your metadata>}`. Put anything else

@@ -27,7 +27,8 @@ extension AlarmManager {
         /// Tocsin: the title the agent shows for it (the configuration's alert title).
         public var title: String
         /// Tocsin: the id the agent knows it by — the one `tocsin list` shows and hooks get as
-        /// `TOCSIN_ID`. Equal to `id` for an alarm that was not scheduled through TocsinKit.
+        /// `TOCSIN_ID`. The agent takes the id given to `schedule(id:configuration:)`, so this
+        /// equals `id`; it differs only for alarms an older agent saved under an id of its own.
         public var agentID: UUID
         /// The JSON kept with the alarm (TocsinKit's envelope around the metadata, see
         /// `AlarmMetadataEnvelope`), as the agent handed it back.

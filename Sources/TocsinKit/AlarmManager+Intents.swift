@@ -38,13 +38,22 @@ extension AlarmManager {
         try perform(.countdown, on: id)
     }
 
-    /// Performs `intent` on the alarm the application knows as `id`. An id no alarm of the
-    /// application carries goes to the agent as it is, so the agent's answer (usually NotFound)
-    /// is the one the caller gets.
+    /// Performs `intent` on the alarm the application knows as `id`.
+    ///
+    /// The agent holds alarms scheduled through TocsinKit under the app's id, so one call does;
+    /// only when the agent knows no such id does the app's list say whether an alarm carries `id`
+    /// in its metadata alone (one scheduled before agents took the caller's id). Otherwise the
+    /// agent's NotFound is the answer.
     private func perform(_ intent: AlarmIntent, on id: Alarm.ID) throws(AlarmError) {
         try agent.call { client throws(TocsinClientError) in
-            let agentID = AlarmTranslation.agentAlarm(knownAs: id, in: try client.alarms())?.id ?? id
-            try client.perform(intent, on: agentID)
+            do throws(TocsinClientError) {
+                try client.perform(intent, on: id)
+            } catch {
+                guard case .notFound = error,
+                      let agentID = AlarmTranslation.agentAlarm(knownAs: id, in: try client.alarms())?.id, agentID != id
+                else { throw error }
+                try client.perform(intent, on: agentID)
+            }
         }
     }
 }

@@ -19,15 +19,11 @@ extension AlarmManager {
     @discardableResult
     public func schedule<Metadata>(id: Alarm.ID, configuration: AlarmConfiguration<Metadata>) async throws(AlarmError) -> Alarm {
         let request = try ScheduleRequestBuilder.request(for: configuration, id: id)
-        let appID = self.appID
-        let scheduled = try await agent.callOffThread { client throws(TocsinClientError) -> TocsinCore.Alarm? in
-            guard AlarmTranslation.agentAlarm(knownAs: id, in: try client.alarms()) == nil else { return nil }
-            return try client.alarm(try client.schedule(request))
+        // The agent gives the alarm this very id, and refuses one already in use.
+        let scheduled = try await agent.callOffThread { client throws(TocsinClientError) -> TocsinCore.Alarm in
+            try client.alarm(try client.schedule(request))
         } mapError: { error in
             AlarmError(error, schedulingMetadata: request.metadata)
-        }
-        guard let scheduled else {
-            throw .invalidArgument("“\(appID)” already has an alarm with the id \(id.uuidString); choose a new id, or cancel that alarm first.")
         }
         return AlarmTranslation.kitAlarm(scheduled)
     }

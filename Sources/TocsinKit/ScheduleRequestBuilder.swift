@@ -13,7 +13,8 @@ enum ScheduleRequestBuilder {
     /// app (through its `.secondary` event) acts on the press.
     static let appHandledCommand = "true"
 
-    /// The request for `configuration`, carrying `id` in its metadata.
+    /// The request for `configuration`, asking the agent for the id `id` (also kept in the
+    /// metadata envelope).
     static func request<Metadata>(for configuration: AlarmManager.AlarmConfiguration<Metadata>, id: UUID) throws(AlarmManager.AlarmError) -> AlarmRequest {
         let alert = configuration.attributes.presentation.alert
         let preAlert = configuration.countdownDuration?.preAlert
@@ -52,6 +53,7 @@ enum ScheduleRequestBuilder {
             hooks[.secondary] = command(of: configuration.secondaryIntent) ?? appHandledCommand
         }
         request.hooks = hooks
+        request.id = id
         request.metadata = try AlarmMetadataEnvelope.encode(
             id: id, metadata: configuration.attributes.metadata, relativeOnce: isRelativeOnce(configuration.schedule))
         return request

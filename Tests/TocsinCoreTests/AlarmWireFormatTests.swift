@@ -73,12 +73,23 @@ struct AlarmWireFormatTests {
         let requests = [
             AlarmRequest(title: "Tea", duration: 60, snoozeDuration: 30, secondaryButtonLabel: "Again", volume: 0.5, crescendo: 20,
                          ringLimit: 90, lateLimit: 45, hooks: AlarmHooks([.fire: "f"]), metadata: "{}"),
-            AlarmRequest(kind: .alarm, schedule: .fixed(t0), duration: 0),
+            AlarmRequest(kind: .alarm, schedule: .fixed(t0), duration: 0, id: fixedID(7)),
             AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), duration: 60),
             AlarmRequest(kind: .alarm, schedule: .localDateTime(Fixture.date(2026, 12, 1), Fixture.time(7)), duration: 0),
         ]
         let seen = Set(requests.flatMap { AlarmWireFormat.encode($0).keys })
         #expect(seen == Set(AlarmWireFormat.RequestKey.allCases.map(\.rawValue)))
+    }
+
+    @Test("A request may name its alarm's id (any case); anything but a UUID is refused by name")
+    func requestedID() throws {
+        let id = UUID(uuidString: "6F1C2E0A-8D1B-4C55-9F3E-2B7A1D0C9E44")!
+        #expect(AlarmWireFormat.encode(AlarmRequest(duration: 60, id: id))["id"] == .string("6f1c2e0a-8d1b-4c55-9f3e-2b7a1d0c9e44"))
+        #expect(try AlarmWireFormat.decodeRequest(["duration": .double(60), "id": .string("6F1C2E0A-8D1B-4C55-9F3E-2B7A1D0C9E44")]).id == id)
+        #expect(try AlarmWireFormat.decodeRequest(["duration": .double(60)]).id == nil)
+        #expect(try requestError(["duration": .double(60), "id": .string("tea-1")])
+                == "The “id” must be a UUID such as 6f1c2e0a-8d1b-4c55-9f3e-2b7a1d0c9e44 (got “tea-1”).")
+        #expect(try requestError(["duration": .double(60), "id": .integer(7)]).contains("“id”"))
     }
 
     @Test("Alarm requests read weekdays as the CLI does, and accept integer seconds")
@@ -171,7 +182,7 @@ struct AlarmWireFormatTests {
     @Test("An unknown key is refused, naming it and listing the known ones")
     func unknownKey() throws {
         let message = try requestError(["duration": .double(60), "snoze": .double(60)])
-        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit, volume, crescendo, metadata.")
+        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit, volume, crescendo, metadata, id.")
     }
 
     @Test("Among several unknown keys, the first in alphabetical order is named (deterministic)")

@@ -20,7 +20,7 @@ extension TocsinKitTests {
             #expect(alarm.countdownDuration == .init(preAlert: 60, postAlert: nil))
             #expect(alarm.title == "Pasta")
             #expect(alarm.metadata(as: Note.self) == Note(text: "al dente"))
-            #expect(alarm.agentID != id, "the agent chose its own id")
+            #expect(alarm.agentID == id, "the agent keeps the caller's id")
             #expect(try manager.alarms.map(\.id) == [id])
             let listed = try #require(try fixture.listedAlarms().first)
             #expect(listed["id"] as? String == alarm.agentID.uuidString.lowercased())
@@ -70,9 +70,11 @@ extension TocsinKitTests {
                 try await manager.schedule(id: id, configuration: TestConfigurations.timer("Second", seconds: 60))
             } throws: { error in
                 guard case AlarmManager.AlarmError.invalidArgument(let message) = error else { return false }
-                return message.contains("already has an alarm with the id")
+                return message == "An alarm with the id \(id.uuidString.lowercased()) already exists."
             }
             #expect(try manager.alarms.map(\.title) == ["First"])
+            // The agent holds it under the app's own id, so `tocsin cancel <id>` reaches it too.
+            #expect(try fixture.listedAlarms().map { $0["id"] as? String } == [id.uuidString.lowercased()])
         }
     }
 }

@@ -48,6 +48,8 @@ final class BenchmarkSession {
 
     /// The agent's state file.
     var stateFile: URL { stateDirectory.appendingPathComponent("alarms.json") }
+    /// The agent's journal of changes not yet folded into `stateFile`.
+    var journalFile: URL { stateDirectory.appendingPathComponent("alarms.journal") }
 
     /// Runs `tocsin` with `arguments` in the session and returns its result.
     @discardableResult
