@@ -6,6 +6,7 @@ import PackageDescription
 //   CGLib           GLib/GIO: GDBus (the D-Bus service and client, notifications), GSettings, fd sources.
 //   CCanberra       libcanberra.
 //   CTimerFD        <sys/timerfd.h>, which Swift's Glibc module leaves out.
+//   CMalloc         <malloc.h> (malloc_trim), likewise.
 //   GLibSupport     Swift wrappers over GLib shared by the agent and the client (GVariant, errors, main loop).
 //   TocsinAgent     the agent's adapters (D-Bus service, notifications, ringer, hooks, timers) and their wiring.
 //   tocsind         the agent executable: a few lines over TocsinAgent.
@@ -38,8 +39,9 @@ let package = Package(
             providers: [.apt(["libcanberra-dev"])]
         ),
         .systemLibrary(name: "CTimerFD"),
+        .systemLibrary(name: "CMalloc"),
         .target(name: "GLibSupport", dependencies: ["CGLib", "TocsinCore"]),
-        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "GLibSupport", "CGLib", "CCanberra", "CTimerFD"]),
+        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "GLibSupport", "CGLib", "CCanberra", "CTimerFD", "CMalloc"]),
         .executableTarget(name: "tocsind", dependencies: ["TocsinAgent", "TocsinCore"]),
         .target(name: "TocsinKit", dependencies: ["TocsinCore", "GLibSupport", "CGLib"]),
         .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "GLibSupport"]),

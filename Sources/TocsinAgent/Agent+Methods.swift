@@ -7,6 +7,9 @@ import TocsinCore
 // whether the caller may, and what the alarm book says.
 
 extension Agent: AlarmsServiceHandler {
+    /// A `List` reply of at least this many alarms leaves enough freed heap to be worth trimming.
+    static let largeReply = 500
+
     func handle(_ method: AlarmsMethod, arguments: OpaquePointer, sender: String, reply: @escaping (Result<OpaquePointer?, ServiceError>) -> Void) {
         guard isReady else {
             return reply(.failure(ServiceError(.invalidState, "The agent is still starting; try again in a moment.")))
@@ -45,6 +48,7 @@ extension Agent: AlarmsServiceHandler {
         case .secondary: try perform(.secondary, arguments, caller: caller)
         case .list:
             let visible = book.alarms.filter { caller.isCommandLine || $0.owner == caller.appID }
+            if visible.count >= Self.largeReply { memory.returnFreedMemorySoon() }
             return Variant.tuple([Variant.make(dictionaries: visible.map(AlarmWireFormat.encode))])
         case .get:
             let alarm = try ownAlarm(try alarmID(in: arguments), caller: caller)

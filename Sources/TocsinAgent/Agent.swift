@@ -51,6 +51,8 @@ public final class Agent {
     var authorizationDesk: AuthorizationDesk!
     var isReady = false
     private var exitStatus: Int32 = 0
+    /// Returns the heap left over from loading the book and from large replies.
+    let memory = MemoryReturner()
     /// The seconds each countdown notification shows, so it is updated only when they change.
     private var shownSeconds: [UUID: Int] = [:]
     /// Countdowns whose notification the user closed: not updated again until their next change.
@@ -101,6 +103,7 @@ public final class Agent {
         })
         let currentZone = book.timeZone
         loadAlarms()
+        memory.returnFreedMemorySoon()
         let loadedZone = book.timeZone
         // The zone may have changed while the agent was not running: move local alarms now,
         // before anything is shown or rung.

@@ -170,6 +170,10 @@ final class BenchmarkRun {
         attempt(Latency.section, "`tocsin list` end to end, 10,000 alarms", unit: "ms") {
             [try Latency.listFigure(in: bench, runs: plan.listRunsWithManyAlarms, what: "10,000 alarms")]
         }
+        // The agent gives the memory of a large reply back a second after the last one.
+        Thread.sleep(forTimeInterval: 2)
+        add(Memory.residentFigure(of: bench.agent.pid, what: "10,000 alarms, 2 s after the `tocsin list` runs",
+                                  target: Target(statistic: .value, limit: 25, unit: "MB")))
         attempt(Latency.section, "one Schedule call with 10,000 alarms held", unit: "ms") {
             [try Latency.scheduleCallFigure(in: bench, calls: plan.schedulesAtManyAlarms, held: many)]
         }
