@@ -52,9 +52,11 @@ struct AlarmPersistenceTests {
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(#"{"put":{"_0":{"id":"#.utf8))
         try handle.close()
-        // The next append cuts the torn tail off first.
+        // The next agent's first append cuts the torn tail off first. (The crashed agent's
+        // persistence is never used again: a torn tail only comes from a process that died.)
         let second = Self.alarm(2)
-        try persistence.record([.put(second)], count: [first, second].count, current: { [first, second] }, timeZone: .gmt)
+        let restarted = AlarmPersistence(directory: root)
+        try restarted.record([.put(second)], count: [first, second].count, current: { [first, second] }, timeZone: .gmt)
         #expect(AlarmJournal(directory: root).read() == .read([.put(first), .put(second)]))
 
         // A torn tail found at start-up is reported and dropped.
@@ -68,6 +70,21 @@ struct AlarmPersistenceTests {
         let loaded = AlarmPersistence(directory: other).load()
         #expect(loaded.outcome == .loaded([first]))
         #expect(loaded.journalNote?.contains("was cut short") == true)
+    }
+
+    @Test("A journal deleted meanwhile is created again by the next change")
+    func deletedJournalIsRecreated() throws {
+        let root = Self.directory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let persistence = AlarmPersistence(directory: root)
+        let first = Self.alarm(1), second = Self.alarm(2), third = Self.alarm(3)
+        try persistence.record([.put(first)], count: 1, current: { [first] }, timeZone: .gmt)
+        try persistence.record([.put(second)], count: 2, current: { [first, second] }, timeZone: .gmt)
+        #expect(AlarmJournal(directory: root).read() == .read([.put(first), .put(second)]))
+        try FileManager.default.removeItem(at: persistence.journal.fileURL)
+        try persistence.record([.put(third)], count: 3, current: { [first, second, third] }, timeZone: .gmt)
+        // Only what came after the deletion is there, but it is there, in a file others can read.
+        #expect(AlarmJournal(directory: root).read() == .read([.put(third)]))
     }
 
     @Test("A journal with an unreadable line in the middle is set aside, never overwritten")

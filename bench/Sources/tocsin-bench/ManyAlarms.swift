@@ -23,8 +23,9 @@ enum ManyAlarms {
     /// `count`. Only `id` and `title` change, so each clone is an alarm the agent wrote, whatever
     /// the file format is; the agent's own loading then validates them.
     ///
-    /// Why not schedule 10,000 over D-Bus: every Schedule saves the whole book, so the n-th call
-    /// costs O(n) — 10,000 calls would take hours (the run measures and reports the per-call cost).
+    /// Why not schedule 10,000 over D-Bus: it would take about 12 s of the run and tell nothing the
+    /// 1,000-alarm figure and the per-call cost at 10,000 do not (a Schedule appends one line to
+    /// the journal, whatever the number of alarms).
     static func expandStateFile(_ file: URL, to count: Int) throws {
         guard var document = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any],
               let saved = document["alarms"] as? [[String: Any]], !saved.isEmpty else {
