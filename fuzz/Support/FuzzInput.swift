@@ -122,6 +122,9 @@ enum FuzzValues {
         "null", "{}", "[]", "1", "\"x\"", "{\"a\":[1,2,{\"b\":null}]}", "{", "[1,", "NaN", "1e999", "{\"a\":\"\\ud800\"}",
         String(repeating: "[", count: 2000) + String(repeating: "]", count: 2000),
         String(repeating: "{\"a\":", count: 600) + "1" + String(repeating: "}", count: 600),
+        // alarm ids
+        "6f1c2e0a-8d1b-4c55-9f3e-2b7a1d0c9e44", "6F1C2E0A-8D1B-4C55-9F3E-2B7A1D0C9E44", "00000000-0000-0000-0000-000000000000",
+        "6f1c2e0a8d1b4c559f3e2b7a1d0c9e44", "{6f1c2e0a-8d1b-4c55-9f3e-2b7a1d0c9e44}",
         // keys and near misses
         "duration", "Duration", "duration ", "button_label", "buttonLabel", "ring_limit", "id", "state",
     ]

@@ -253,7 +253,7 @@ enum RequestPipeline {
             && same(a.snoozeDuration, b.snoozeDuration) && a.secondaryButtonLabel == b.secondaryButtonLabel
             && a.sound == b.sound && same(a.volume, b.volume) && same(a.crescendo, b.crescendo)
             && same(a.ringLimit, b.ringLimit) && same(a.lateLimit, b.lateLimit) && a.hooks == b.hooks
-            && a.metadata == b.metadata
+            && a.metadata == b.metadata && a.id == b.id
     }
 }
 
