@@ -131,12 +131,7 @@ extension TimeOfDay: Codable {
 
     /// Reads a time as `TimeOfDayParser` does, so a hand-edited file gets the same checks as typed input.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        do {
-            self = try TimeOfDayParser.parse(try container.decode(String.self))
-        } catch let error as AlarmInputError {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
-        }
+        self = try decodeTypedText(from: decoder, as: TimeOfDayParser.parse)
     }
 }
 
@@ -289,12 +284,18 @@ extension LocalDate: Codable {
 
     /// Reads a date as `TimeOfDayParser.parseDate` does, so a hand-edited file gets the same checks.
     public init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        do {
-            self = try TimeOfDayParser.parseDate(try container.decode(String.self))
-        } catch let error as AlarmInputError {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
-        }
+        self = try decodeTypedText(from: decoder, as: TimeOfDayParser.parseDate)
+    }
+}
+
+/// Reads a value stored as the text a person would type, through the parser that checks typed
+/// input; the parser's message becomes the decoding error's.
+private func decodeTypedText<Value>(from decoder: any Decoder, as parse: (String) throws(AlarmInputError) -> Value) throws -> Value {
+    let container = try decoder.singleValueContainer()
+    do {
+        return try parse(try container.decode(String.self))
+    } catch let error as AlarmInputError {
+        throw DecodingError.dataCorruptedError(in: container, debugDescription: error.message)
     }
 }
 
