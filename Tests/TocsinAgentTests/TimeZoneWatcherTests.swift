@@ -52,6 +52,16 @@ import TocsinCore
             }
         }
 
+        /// Makes /etc/localtime → ../var/zone → `zone`, outside the directory the watcher watches,
+        /// and returns the `var` directory.
+        func linkLocaltimeThroughVariable(to zone: String) throws -> String {
+            let variable = root + "/var"
+            try FileManager.default.createDirectory(atPath: variable, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: variable + "/zone", withDestinationPath: zone)
+            try FileManager.default.createSymbolicLink(atPath: localtime, withDestinationPath: "../var/zone")
+            return variable
+        }
+
         /// Points `path` at `target` the way `timedatectl` does: a new symlink renamed over the old one.
         func replaceLink(_ path: String, with target: String) throws {
             let temporary = (path as NSString).deletingLastPathComponent + "/.#localtime\(UUID().uuidString.prefix(8))"
@@ -241,10 +251,7 @@ import TocsinCore
         defer { bus.stop() }
         // /etc/localtime → ../var/zone → a zone: the watcher watches etc/, not var/, so changing
         // var/zone reaches it only through the signal.
-        let variable = fixture.root + "/var"
-        try FileManager.default.createDirectory(atPath: variable, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: variable + "/zone", withDestinationPath: Self.zoneinfo + "/Europe/Berlin")
-        try FileManager.default.createSymbolicLink(atPath: fixture.localtime, withDestinationPath: "../var/zone")
+        let variable = try fixture.linkLocaltimeThroughVariable(to: Self.zoneinfo + "/Europe/Berlin")
         let watcher = fixture.watcher(busAddress: bus.address)
         defer { withExtendedLifetime(watcher) {} }  // watching until the test ends
         #expect(watcher.current.timeZone.identifier == "Europe/Berlin")
@@ -271,10 +278,7 @@ import TocsinCore
         defer { fixture.finish() }
         let bus = try PrivateBus()
         defer { bus.stop() }
-        let variable = fixture.root + "/var"
-        try FileManager.default.createDirectory(atPath: variable, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: variable + "/zone", withDestinationPath: Self.zoneinfo + "/Europe/Berlin")
-        try FileManager.default.createSymbolicLink(atPath: fixture.localtime, withDestinationPath: "../var/zone")
+        let variable = try fixture.linkLocaltimeThroughVariable(to: Self.zoneinfo + "/Europe/Berlin")
         let watcher = fixture.watcher(busAddress: bus.address)
         defer { withExtendedLifetime(watcher) {} }  // watching until the test ends
         try fixture.replaceLink(variable + "/zone", with: Self.zoneinfo + "/Asia/Tokyo")
