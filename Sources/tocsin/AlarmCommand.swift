@@ -44,21 +44,10 @@ enum AlarmCommand: Command {
         let now = Date()
         let zone = TimeZone.current
         let schedule = try schedule(from: parsed, now: now, in: zone)
-        let request = AlarmRequest(
-            kind: .alarm,
-            schedule: schedule,
-            title: options.title,
-            duration: try parsed.values["--pre-alert"].map { text throws(CommandError) in
-                try RingOptions.duration(text, what: "--pre-alert", command: name)
-            } ?? 0,
-            snoozeDuration: options.snoozeDuration,
-            secondaryButtonLabel: options.buttonLabel,
-            sound: options.sound,
-            volume: options.volume,
-            crescendo: options.crescendo,
-            ringLimit: options.ringLimit,
-            lateLimit: options.lateLimit,
-            hooks: options.hooks)
+        let preAlert = try parsed.values["--pre-alert"].map { text throws(CommandError) in
+            try RingOptions.duration(text, what: "--pre-alert", command: name)
+        }
+        let request = options.request(kind: .alarm, schedule: schedule, duration: preAlert ?? 0)
         let alarm = try RequestSender.schedule(request, now: now, command: name)
         if let fireDate = alarm.fireDate {
             var note = "“\(alarm.title)” rings \(ScheduleCalculator.describe(fireDate, in: zone)), in \(DurationFormat.spoken(fireDate.timeIntervalSince(now)))"

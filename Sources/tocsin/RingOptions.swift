@@ -75,6 +75,24 @@ struct RingOptions {
         }
     }
 
+    /// The request for a `kind` with these options, so `timer` and `alarm` carry every shared
+    /// option the same way.
+    func request(kind: AlarmKind, schedule: AlarmSchedule? = nil, duration: TimeInterval) -> AlarmRequest {
+        AlarmRequest(
+            kind: kind,
+            schedule: schedule,
+            title: title,
+            duration: duration,
+            snoozeDuration: snoozeDuration,
+            secondaryButtonLabel: buttonLabel,
+            sound: sound,
+            volume: volume,
+            crescendo: crescendo,
+            ringLimit: ringLimit,
+            lateLimit: lateLimit,
+            hooks: hooks)
+    }
+
     /// A duration typed on the command line, or a usage error naming `what`.
     static func duration(_ text: String, what: String, command: String) throws(CommandError) -> TimeInterval {
         do {

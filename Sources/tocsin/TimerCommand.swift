@@ -24,17 +24,8 @@ enum TimerCommand: Command {
         let parsed = try ParsedArguments(arguments, command: name, options: RingOptions.names)
         try parsed.expectPositionals(["DURATION"], command: name)
         let options = try RingOptions(parsed, command: name)
-        let request = AlarmRequest(
-            title: options.title,
-            duration: try RingOptions.duration(parsed.positionals[0], what: "DURATION", command: name),
-            snoozeDuration: options.snoozeDuration,
-            secondaryButtonLabel: options.buttonLabel,
-            sound: options.sound,
-            volume: options.volume,
-            crescendo: options.crescendo,
-            ringLimit: options.ringLimit,
-            lateLimit: options.lateLimit,
-            hooks: options.hooks)
+        let duration = try RingOptions.duration(parsed.positionals[0], what: "DURATION", command: name)
+        let request = options.request(kind: .timer, duration: duration)
         let now = Date()
         let alarm = try RequestSender.schedule(request, now: now, command: name)
         let fireDate = now.addingTimeInterval(request.duration)
