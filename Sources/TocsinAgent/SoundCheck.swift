@@ -11,19 +11,21 @@ enum SoundCheck {
             return nil
         case .file(let path):
             // Look before opening: opening a FIFO would block the agent until a writer came.
+            let shownPath = AlarmInputError.quotable(path)
             var status = stat()
             guard stat(path, &status) == 0 else {
-                return FileManager.default.fileExists(atPath: path)
-                    ? "The sound file “\(AlarmInputError.quotable(path))” cannot be examined (\(String(cString: strerror(errno))))."
-                    : "The sound file “\(AlarmInputError.quotable(path))” does not exist."
+                // Read errno at once: asking FileManager whether the file exists would stat again.
+                let reason = errno
+                return reason == ENOENT || reason == ENOTDIR
+                    ? "The sound file “\(shownPath)” does not exist."
+                    : "The sound file “\(shownPath)” cannot be examined (\(String(cString: strerror(reason))))."
             }
             guard status.st_mode & S_IFMT == S_IFREG else {
-                return "“\(AlarmInputError.quotable(path))” is not a regular file; a sound must be a WAV or Ogg file."
+                return "“\(shownPath)” is not a regular file; a sound must be a WAV or Ogg file."
             }
+            // It exists and is a regular file, so failing to open it is a matter of permissions.
             guard let handle = FileHandle(forReadingAtPath: path) else {
-                return FileManager.default.fileExists(atPath: path)
-                    ? "The sound file “\(path)” cannot be read (check its permissions)."
-                    : "The sound file “\(path)” does not exist."
+                return "The sound file “\(shownPath)” cannot be read (check its permissions)."
             }
             defer { try? handle.close() }
             let header = (try? handle.read(upToCount: 64)) ?? Data()
