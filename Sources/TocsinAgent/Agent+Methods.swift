@@ -55,6 +55,8 @@ extension Agent: AlarmsServiceHandler {
             return Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(alarm))])
         case .getStatus:
             return Variant.tuple([Variant.make(dictionary: status())])
+        case .watch:
+            audience.add(sender)
         case .identifyApplication:
             try callers.declare(Variant.string(in: arguments, at: 0), for: sender)
         case .getAuthorization:

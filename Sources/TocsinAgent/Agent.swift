@@ -49,6 +49,10 @@ public final class Agent {
     private var mediaPlayers: MediaPlayerPauser!
     var callers: CallerIdentifier!
     var authorizationDesk: AuthorizationDesk!
+    /// The watchers of the agent's signals.
+    var audience: SignalAudience!
+    /// How long the signals of the start-up wait for watchers to register, in seconds.
+    static let startupSignalHold = 0.5
     var isReady = false
     private var exitStatus: Int32 = 0
     /// Returns the heap left over from loading the book and from large replies.
@@ -119,14 +123,20 @@ public final class Agent {
             if !authorizationDesk.dismissed(id) { notificationDismissed(id) }
         }
         callers = CallerIdentifier(processID: { [unowned self] sender in service.processID(of: sender) })
-        service.onPeerVanished = { [unowned self] sender in callers.forget(sender) }
+        audience = SignalAudience(
+            identify: { [unowned self] sender in callers.identify(sender) },
+            send: { [unowned self] signal, arguments, destination in service.emit(signal, arguments: arguments, to: destination) })
+        service.onPeerVanished = { [unowned self] sender in
+            callers.forget(sender)
+            audience.remove(sender)
+        }
         let authorizationStore = AuthorizationStore(directory: configuration.stateDirectory)
         let (authorizations, problem) = authorizationStore.load()
         if let problem { log.warning(problem) }
         authorizationDesk = AuthorizationDesk(authorizations: authorizations, presenter: presenter, log: log)
         authorizationDesk.onChange = { [unowned self] app, state in
             do throws(StoreError) { try authorizationStore.save(authorizationDesk.authorizations) } catch { log.error(error.message) }
-            service.emit(.authorizationChanged, arguments: Variant.tuple([g_variant_new_string(app), g_variant_new_string(state.rawValue)]))
+            audience.announce(.authorizationChanged, arguments: Variant.tuple([g_variant_new_string(app), g_variant_new_string(state.rawValue)]), concerning: app)
         }
         serverMonitor = NotificationServerMonitor(log: log)
         serverMonitor.onChange = { [unowned self] in notificationServerChanged() }
@@ -156,6 +166,9 @@ public final class Agent {
         perform(caughtUp, now: now)
         save(after: movedWhileAway + caughtUp, zoneChanged: loadedZone != book.timeZone)
         rearm(now: now)
+        // Watchers that waited for the agent register as soon as its name appears; what happened
+        // while it started (alarms missed or rung while it was away) waits for them.
+        MainLoop.after(seconds: Self.startupSignalHold) { [unowned self] in audience.open() }
         log.info("Ready on the session bus as \(AlarmsInterface.busName), holding \(book.count) alarm(s); state in \(store.fileURL.path).")
     }
 
@@ -401,10 +414,10 @@ public final class Agent {
 
     private func emitSignal(for event: AlarmEvent) {
         let signal: AlarmsSignal = event.removesAlarm ? .removed : .changed
-        service.emit(signal, arguments: Variant.tuple([
+        audience.announce(signal, arguments: Variant.tuple([
             g_variant_new_string(event.kind.rawValue),
             Variant.make(dictionary: AlarmWireFormat.encode(event.alarm)),
-        ]))
+        ]), concerning: event.alarm.owner)
     }
 
     // MARK: Notification buttons

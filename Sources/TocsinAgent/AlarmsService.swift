@@ -143,18 +143,19 @@ final class AlarmsService {
         return pid_t(g_variant_get_uint32(value))
     }
 
-    /// Emits `signal` with `arguments` (a tuple matching its signature) to every listener.
-    func emit(_ signal: AlarmsSignal, arguments: OpaquePointer) {
+    /// Sends `signal` with `arguments` (a tuple matching its signature; a floating one is
+    /// consumed, an owned one is left to the caller) to the connection `destination` alone.
+    func emit(_ signal: AlarmsSignal, arguments: OpaquePointer, to destination: String) {
         guard let connection else {
             g_variant_unref(g_variant_ref_sink(arguments))
             return
         }
         do {
             _ = try GLibError.check {
-                g_dbus_connection_emit_signal(connection, nil, AlarmsInterface.objectPath, AlarmsInterface.name, signal.rawValue, arguments, $0)
+                g_dbus_connection_emit_signal(connection, destination, AlarmsInterface.objectPath, AlarmsInterface.name, signal.rawValue, arguments, $0)
             }
         } catch {
-            log.warning("Could not emit \(signal.rawValue): \(error.message)")
+            log.warning("Could not send \(signal.rawValue) to \(destination): \(error.message)")
         }
     }
 

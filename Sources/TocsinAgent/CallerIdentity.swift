@@ -24,6 +24,9 @@ final class CallerIdentifier {
     /// Process ids by unique bus name: a connection's process never changes, and asking the bus
     /// costs a round trip on every call.
     private var processIDs: [String: pid_t] = [:]
+    /// The sandbox each unique bus name runs in (`nil`: none), by unique bus name: a process
+    /// cannot leave its sandbox, and signals identify every watcher on every change.
+    private var sandboxes: [String: String?] = [:]
     private let processID: (String) -> pid_t?
     private let procRoot: String
 
@@ -37,8 +40,16 @@ final class CallerIdentifier {
     func identify(_ sender: String) -> Caller {
         let pid = processIDs[sender] ?? processID(sender)
         if let pid { processIDs[sender] = pid }
-        if let pid, let sandboxed = flatpakAppID(of: pid) {
-            return Caller(appID: sandboxed, isSandboxed: true)
+        let sandbox: String?
+        if let known = sandboxes[sender] {
+            sandbox = known
+        } else {
+            sandbox = pid.flatMap(flatpakAppID)
+            // Only once the pid is known: without it there is nothing to have looked at.
+            if pid != nil { sandboxes[sender] = .some(sandbox) }
+        }
+        if let sandbox {
+            return Caller(appID: sandbox, isSandboxed: true)
         }
         if let appID = declared[sender] {
             return Caller(appID: appID, isSandboxed: false)
@@ -64,6 +75,7 @@ final class CallerIdentifier {
     func forget(_ sender: String) {
         declared[sender] = nil
         processIDs[sender] = nil
+        sandboxes[sender] = nil
     }
 
     /// The Flatpak application id of `pid` from its sandbox's /.flatpak-info, if it runs in one.

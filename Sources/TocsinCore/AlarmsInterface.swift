@@ -11,7 +11,7 @@ public enum AlarmsInterface {
     /// The interface name.
     public static let name = "io.github.tocsin.Alarms1"
     /// The value of the `Version` property.
-    public static let version: UInt32 = 1
+    public static let version: UInt32 = 2
     /// Prefix of the agent's D-Bus error names.
     public static let errorPrefix = "io.github.tocsin.Error."
 
@@ -53,6 +53,7 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
     case list = "List"
     case get = "Get"
     case getStatus = "GetStatus"
+    case watch = "Watch"
     case identifyApplication = "IdentifyApplication"
     case requestAuthorization = "RequestAuthorization"
     case getAuthorization = "GetAuthorization"
@@ -63,7 +64,7 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
     public var inArguments: [AlarmsInterface.Argument] {
         switch self {
         case .schedule: [.init(name: "request", signature: "a{sv}")]
-        case .list, .getStatus, .requestAuthorization, .getAuthorization, .listAuthorizations: []
+        case .list, .getStatus, .watch, .requestAuthorization, .getAuthorization, .listAuthorizations: []
         case .identifyApplication: [.init(name: "app_id", signature: "s")]
         case .setAuthorization: [.init(name: "app_id", signature: "s"), .init(name: "state", signature: "s")]
         case .cancel, .pause, .resume, .stop, .countdown, .secondary, .get: [.init(name: "id", signature: "s")]
@@ -79,7 +80,7 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
         case .getStatus: [.init(name: "status", signature: "a{sv}")]
         case .requestAuthorization, .getAuthorization: [.init(name: "state", signature: "s")]
         case .listAuthorizations: [.init(name: "states", signature: "a{ss}")]
-        case .identifyApplication, .setAuthorization: []
+        case .identifyApplication, .setAuthorization, .watch: []
         case .cancel, .pause, .resume, .stop, .countdown, .secondary: []
         }
     }

@@ -6,8 +6,8 @@ import TocsinCore
 ///
 /// The snapshot is the agent's list, read when the agent (re)appears on the bus, kept up to date
 /// by each `Changed`/`Removed` signal — so every change yields exactly one snapshot, in the order
-/// the agent announced them. The agent broadcasts every application's signals; other
-/// applications' alarms are left out here.
+/// the agent announced them. The agent sends this connection only its application's alarms
+/// (`Watch`); the filter here also keeps out the user's own when the process is the command line.
 final class AgentSignalReceiver {
     /// Where the receiver sends what it learns.
     struct Outputs: Sendable {
@@ -52,6 +52,8 @@ final class AgentSignalReceiver {
         guard let client else { return }
         do throws(TocsinClientError) {
             try client.identifyApplication(appID)
+            // Registered before listing, so no change falls between the list and the signals.
+            try client.registerAsWatcher()
             alarms = try client.alarms().filter { $0.owner == appID }
             outputs.snapshots.send(alarms.map(AlarmTranslation.kitAlarm))
             outputs.authorizations.send(AlarmManager.AuthorizationState(try client.authorization()))

@@ -11,6 +11,8 @@ import TocsinCore
 public final class TocsinClient {
     private let connection: OpaquePointer
     private var subscriptions: [guint] = []
+    /// The name watch that registers this connection as a watcher whenever the agent appears.
+    private var agentWatch: guint = 0
     /// How long a call may take before it fails, in milliseconds (activation included).
     private let timeoutMilliseconds: Int32 = 25_000
 
@@ -27,6 +29,7 @@ public final class TocsinClient {
         for subscription in subscriptions {
             g_dbus_connection_signal_unsubscribe(connection, subscription)
         }
+        if agentWatch != 0 { g_bus_unwatch_name(agentWatch) }
         g_object_unref(UnsafeMutableRawPointer(connection))
     }
 
@@ -142,8 +145,18 @@ public final class TocsinClient {
         }
     }
 
+    /// Asks the agent to send this connection its signals (`Watch`): the changes of the alarms
+    /// this application may see (every alarm for the command line) and its authorization. The
+    /// agent forgets watchers when it stops; `watch` registers again whenever it reappears.
+    public func registerAsWatcher() throws(TocsinClientError) {
+        g_variant_unref(try call(.watch, nil))
+    }
+
     /// Calls `handler` on the main loop for every change the agent announces, from now on, across
     /// agent restarts. The caller must run a GLib main loop (`MainLoop().run()`).
+    ///
+    /// Registers this connection as a watcher now if the agent runs (without starting it), and
+    /// again each time the agent appears on the bus.
     public func watch(_ handler: @escaping (AlarmChange) -> Void) {
         for signal in [AlarmsSignal.changed, .removed] {
             let box = SignalHandlerBox { parameters in
@@ -170,6 +183,29 @@ public final class TocsinClient {
                 { userData in Unmanaged<SignalHandlerBox>.fromOpaque(userData!).release() })
             subscriptions.append(id)
         }
+        registerAsWatcherWhenTheAgentAppears()
+    }
+
+    /// Sends `Watch` now if the agent is on the bus, and each time it appears. The calls do not
+    /// start the agent, and do not wait: a `Watch` sent before a later call reaches the agent
+    /// first, since one connection's messages arrive in order.
+    private func registerAsWatcherWhenTheAgentAppears() {
+        guard agentWatch == 0 else { return }
+        agentWatch = g_bus_watch_name_on_connection(
+            connection, AlarmsInterface.busName, G_BUS_NAME_WATCHER_FLAGS_NONE,
+            { connection, _, _, _ in TocsinClient.sendWatch(on: connection!) },
+            nil, nil, nil)
+    }
+
+    /// Sends `Watch` on `connection` without waiting for the answer or starting the agent.
+    private static func sendWatch(on connection: OpaquePointer) {
+        g_dbus_connection_call(
+            connection, AlarmsInterface.busName, AlarmsInterface.objectPath, AlarmsInterface.name,
+            AlarmsMethod.watch.rawValue, nil, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil,
+            { source, result, _ in
+                // An agent that is gone again registers this connection when it is back.
+                if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, nil) { g_variant_unref(reply) }
+            }, nil)
     }
 
     /// Calls `handler` with `true` when the agent appears on the bus and `false` when it goes away
