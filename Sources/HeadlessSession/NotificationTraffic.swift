@@ -6,7 +6,10 @@ import Foundation
 ///
 /// A Notify call's id only exists in the server's reply, so calls wait in `pendingCalls` until a
 /// `method_return` arrives whose `reply_cookie` is the call's cookie and whose destination is the
-/// caller (cookies are numbered per connection, so the pair identifies the call).
+/// caller (cookies are numbered per connection, so the pair identifies the call). A Notify sent
+/// without expecting a reply (flag NO_REPLY_EXPECTED) gets none: when it replaces a notification
+/// it is recorded at once under the id it replaces, which the specification says a replacement
+/// keeps; otherwise its id is unknowable and it is recorded as id 0.
 struct NotificationTraffic: Sendable {
     private(set) var notifications: [ObservedNotification] = []
     private(set) var closures: [NotificationClosure] = []
@@ -28,6 +31,8 @@ struct NotificationTraffic: Sendable {
     private var pendingCalls: [CallKey: PendingNotify] = [:]
 
     private static let notificationsInterface = "org.freedesktop.Notifications"
+    /// The D-Bus header flag of a call whose sender wants no reply.
+    private static let noReplyExpected: Int64 = 0x1
 
     /// Consumes one line of monitor output; lines about anything else are skipped cheaply.
     mutating func consume(line: Substring) {
@@ -61,8 +66,13 @@ struct NotificationTraffic: Sendable {
             switch message["member"]?.string {
             case "Notify":
                 guard let sender = message["sender"]?.string, let cookie = message["cookie"]?.int64 else { return }
-                pendingCalls[CallKey(caller: sender, cookie: cookie)] =
-                    PendingNotify(arguments: payload, sender: sender, at: at)
+                let call = PendingNotify(arguments: payload, sender: sender, at: at)
+                if (message["flags"]?.int64 ?? 0) & Self.noReplyExpected != 0 {
+                    let replaced = (payload.count > 1 ? payload[1].int64 : nil).flatMap(UInt32.init(exactly:)) ?? 0
+                    notifications.append(Self.notification(id: replaced, call: call))
+                } else {
+                    pendingCalls[CallKey(caller: sender, cookie: cookie)] = call
+                }
             case "CloseNotification":
                 if let id = payload.first?.int64.flatMap(UInt32.init(exactly:)) {
                     closures.append(NotificationClosure(id: id, source: .closeCall, at: at))

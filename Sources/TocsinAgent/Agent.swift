@@ -26,8 +26,8 @@ public struct AgentConfiguration: Sendable {
 /// notifications, sound, hooks and D-Bus signals — on one GLib main loop.
 ///
 /// It wakes only when something must happen: at the next deadline (a countdown ending, a ring
-/// limit), once per second of remaining time while a countdown is on screen, and when a D-Bus
-/// call, a button press or a signal arrives.
+/// limit), on each whole second of the clock while countdowns are on screen (all updated in that
+/// one wake-up), and when a D-Bus call, a button press or a signal arrives.
 public final class Agent {
     let configuration: AgentConfiguration
     var log: AgentLog { configuration.log }
@@ -61,6 +61,8 @@ public final class Agent {
     private var shownSeconds: [UUID: Int] = [:]
     /// Countdowns whose notification the user closed: not updated again until their next change.
     private var dismissedCountdowns: Set<UUID> = []
+    /// The whole second at which the countdowns on screen are next updated; `nil` while none is.
+    private var nextCountdownTick: Date?
 
     /// An agent set up by `configuration`; nothing starts before `run()`.
     public init(configuration: AgentConfiguration) {
@@ -253,7 +255,9 @@ public final class Agent {
         // Effects first: what time changed happens whether or not it can be saved, and an
         // fsync must not delay the ring.
         perform(events, now: now)
-        refreshCountdowns(now: now)
+        // Countdowns are updated together on the clock's whole seconds, not at other wake-ups (a
+        // deadline, a clock change), so a second's updates stay one batch.
+        if let tick = nextCountdownTick, now >= tick { refreshCountdowns(now: now) }
         save(after: events)
         rearm(now: now)
     }
@@ -312,7 +316,6 @@ public final class Agent {
             switch event.kind {
             case .fired:
                 ringer.ring(alarm.id, ring(of: alarm))
-                warnIfAlertIsHidden(alarm)
             case .snoozed, .stopped, .cancelled, .secondary, .unacknowledged, .missed:
                 ringer.silence(alarm.id)
             case .scheduled, .preAlert, .rescheduled, .paused, .resumed:
@@ -329,6 +332,10 @@ public final class Agent {
                 present(alarm, now: now)
             }
             switch event.kind {
+            case .fired:
+                // Last: it asks the notification server (synchronously), which may be busy
+                // drawing the second's countdown updates; the signal and the alert must not wait.
+                warnIfAlertIsHidden(alarm)
             case .unacknowledged:
                 presenter.announce(contentWriter.unacknowledgedNotice(for: alarm))
             case .missed:
@@ -399,14 +406,12 @@ public final class Agent {
         }
     }
 
-    /// Arms the wall-clock timer for the next deadline or countdown second, whichever is first.
+    /// Arms the wall-clock timer for the next deadline or countdown tick, whichever is first.
     private func rearm(now: Date) {
         var next = book.nextDeadline
-        for alarm in book.countingDown where !dismissedCountdowns.contains(alarm.id) {
-            guard case .countdown(let phase) = alarm.state else { continue }
-            let change = CountdownClock.nextDisplayChange(fireDate: phase.fireDate, after: now)
-            next = min(next ?? change, change)
-        }
+        let countdownsShown = book.countingDown.contains { !dismissedCountdowns.contains($0.id) }
+        nextCountdownTick = countdownsShown ? CountdownClock.nextTick(after: now) : nil
+        if let tick = nextCountdownTick { next = min(next ?? tick, tick) }
         deadlineTimer.arm(at: next)
         // Only alarms wake a sleeping machine; a cooking timer is not worth it.
         wakeTimer.arm(at: book.unorderedAlarms.lazy.filter { $0.kind == .alarm }.compactMap(\.fireDate).min())

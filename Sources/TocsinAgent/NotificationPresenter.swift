@@ -6,12 +6,16 @@ import TocsinCore
 /// Shows alarms as desktop notifications: one notification per alarm, replaced in place (same
 /// server id) each time its content changes, and reports button presses back.
 ///
-/// It speaks the freedesktop Notifications protocol over GDBus *asynchronously*. libnotify's
-/// `notify_notification_show` waits for the server's reply, and a server redrawing dozens of
-/// live countdowns answers slowly: with sixty countdowns on dunst the agent spent whole seconds
-/// per second waiting, and D-Bus clients timed out. Here the main loop never waits: each
-/// notification has at most one call in flight, and while it is, only the newest content is kept
-/// to send next — a slow server sees fewer updates instead of slowing the agent.
+/// It speaks the freedesktop Notifications protocol *asynchronously*, on a `DirectBusConnection`
+/// of its own. libnotify's `notify_notification_show` waits for the server's reply, and a server
+/// redrawing dozens of live countdowns answers slowly: with sixty countdowns on dunst the agent
+/// spent whole seconds per second waiting, and D-Bus clients timed out. Here the main loop never
+/// waits: a notification's first Notify call asks for the server's id, and while it is in flight
+/// only the newest content is kept to send next; once the id is known, updates replace it without
+/// asking for a reply — the per-second countdown updates wake neither the agent nor a thread.
+///
+/// A server that forgets a notification says so (NotificationClosed), and a new server is seen
+/// by its name changing owner; either way the next update asks for a new id.
 ///
 /// A missing or crashed notification server never stops the agent: the failure is logged once,
 /// and the next update tries again.
@@ -39,10 +43,11 @@ final class NotificationPresenter {
 
     private let log: AgentLog
     private let appName: String
-    private let connection: OpaquePointer?
+    private let connection: DirectBusConnection?
     private var entries: [UUID: Entry] = [:]
     private var alarmsByServerID: [UInt32: UUID] = [:]
-    private var subscriptions: [guint] = []
+    /// The unique bus name of the notification server, the only sender whose signals count.
+    private var serverOwner: String?
     private var serverFailing = false
 
     private static let name = "org.freedesktop.Notifications"
@@ -54,25 +59,23 @@ final class NotificationPresenter {
     init(appName: String, log: AgentLog) {
         self.appName = appName
         self.log = log
-        var error: UnsafeMutablePointer<GError>?
-        connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)
-        if let error {
-            log.warning("Notifications cannot be shown: \(GLibError(consuming: error).message)")
+        do {
+            connection = try DirectBusConnection()
+        } catch {
+            log.warning("Notifications cannot be shown: \(error.message)")
+            connection = nil
             return
         }
-        let userData = Unmanaged.passUnretained(self).toOpaque()
-        for signal in ["ActionInvoked", "NotificationClosed"] {
-            subscriptions.append(g_dbus_connection_signal_subscribe(
-                connection, Self.name, Self.name, signal, Self.path, nil, G_DBUS_SIGNAL_FLAGS_NONE,
-                { _, _, _, _, signalName, parameters, userData in
-                    let presenter = Unmanaged<NotificationPresenter>.fromOpaque(userData!).takeUnretainedValue()
-                    presenter.received(String(cString: signalName!), parameters!)
-                }, userData, nil))
+        connection?.onSignal = { [unowned self] signal in received(signal) }
+        connection?.addMatch("type='signal',sender='\(Self.name)',interface='\(Self.name)',path='\(Self.path)'")
+        connection?.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.name)'")
+        connection?.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+                         Variant.tuple([g_variant_new_string(Self.name)])) { [weak self] result in
+            guard case .success(let reply?) = result else { return }
+            defer { g_variant_unref(reply) }
+            // A NameOwnerChanged that came first already knows better.
+            if self?.serverOwner == nil { self?.serverOwner = Variant.string(in: reply, at: 0) }
         }
-    }
-
-    deinit {
-        for subscription in subscriptions { g_dbus_connection_signal_unsubscribe(connection, subscription) }
     }
 
     /// Shows `content` for alarm `id`, replacing what it showed before.
@@ -84,9 +87,14 @@ final class NotificationPresenter {
             entries[id] = entry
             return
         }
+        if let serverID = entry.serverID {
+            entries[id] = entry
+            connection?.call(Self.name, Self.path, Self.name, "Notify", arguments(for: content, replacing: serverID))
+            return
+        }
         entry.inFlight = true
         entries[id] = entry
-        send(content, replacing: entry.serverID ?? 0, alarm: id)
+        send(content, replacing: 0, alarm: id)
     }
 
     /// Removes alarm `id`'s notification from the screen.
@@ -113,24 +121,19 @@ final class NotificationPresenter {
 
     // MARK: Calls
 
+    /// Sends a Notify call that asks for the server's id.
     private func send(_ content: NotificationContent, replacing serverID: UInt32, alarm: UUID?) {
         guard let connection else { return }
-        let reply = Box(alarm: alarm, presenter: self)
-        g_dbus_connection_call(
-            connection, Self.name, Self.path, Self.name, "Notify", arguments(for: content, replacing: serverID),
-            Variant.type("(u)"), G_DBUS_CALL_FLAGS_NONE, 10_000, nil,
-            { source, result, userData in
-                let box = Unmanaged<Box>.fromOpaque(userData!).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>?
-                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                box.presenter.notified(box.alarm, reply: reply, error: error)
-            }, Unmanaged.passRetained(reply).toOpaque())
+        connection.call(Self.name, Self.path, Self.name, "Notify", arguments(for: content, replacing: serverID)) { [weak self] result in
+            self?.notified(alarm, result: result)
+        }
     }
 
     /// A Notify call returned: record the id, then send what waited, or close what was withdrawn.
-    private func notified(_ alarm: UUID?, reply: OpaquePointer?, error: UnsafeMutablePointer<GError>?) {
+    private func notified(_ alarm: UUID?, result: Result<OpaquePointer?, GLibError>) {
         var serverID: UInt32?
-        if let reply {
+        switch result {
+        case .success(let reply?) where g_variant_is_of_type(reply, Variant.type("(u)")) != 0:
             let value = Variant.child(reply, 0)
             serverID = g_variant_get_uint32(value)
             g_variant_unref(value)
@@ -139,8 +142,14 @@ final class NotificationPresenter {
                 serverFailing = false
                 log.info("The notification server answers again.")
             }
-        } else {
-            let message = error.map { GLibError(consuming: $0).message } ?? "no reply"
+        case .success(let reply):
+            if let reply { g_variant_unref(reply) }
+            if !serverFailing {
+                log.warning("Could not show a notification: the server's answer to Notify was not an id. Alarms still ring; stop them with “tocsin stop”.")
+            }
+            serverFailing = true
+        case .failure(let error):
+            let message = error.message
             if !serverFailing {
                 log.warning("Could not show a notification: \(message). Alarms still ring; stop them with “tocsin stop”.")
             }
@@ -169,15 +178,8 @@ final class NotificationPresenter {
     }
 
     private func close(_ serverID: UInt32) {
-        guard let connection else { return }
-        g_dbus_connection_call(connection, Self.name, Self.path, Self.name, "CloseNotification",
-                               Variant.tuple([g_variant_new_uint32(serverID)]), nil, G_DBUS_CALL_FLAGS_NONE, 10_000, nil,
-                               { source, result, _ in
-                                   // The server may be gone, which took the notification with it.
-                                   var error: UnsafeMutablePointer<GError>?
-                                   if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) { g_variant_unref(reply) }
-                                   if let error { g_error_free(error) }
-                               }, nil)
+        // No reply wanted: a server that is gone took the notification with it.
+        connection?.call(Self.name, Self.path, Self.name, "CloseNotification", Variant.tuple([g_variant_new_uint32(serverID)]))
     }
 
     /// The `Notify` arguments: `(susssasa{sv}i)`.
@@ -216,15 +218,28 @@ final class NotificationPresenter {
 
     // MARK: Signals
 
-    private func received(_ signal: String, _ parameters: OpaquePointer) {
+    private func received(_ signal: DirectBusConnection.Signal) {
+        guard let parameters = signal.body else { return }
+        if signal.member == "NameOwnerChanged", signal.interface == "org.freedesktop.DBus" {
+            guard g_variant_is_of_type(parameters, Variant.type("(sss)")) != 0, Variant.string(in: parameters, at: 0) == Self.name else { return }
+            let newOwner = Variant.string(in: parameters, at: 2)
+            serverOwner = newOwner.isEmpty ? nil : newOwner
+            // Another server (or none) knows none of the ids: the next update of each asks anew.
+            alarmsByServerID = [:]
+            for id in entries.keys { entries[id]?.serverID = nil }
+            return
+        }
+        // Only the server's own signals count: anyone could send this connection an ActionInvoked.
+        guard signal.interface == Self.name, signal.sender == serverOwner,
+              g_variant_is_of_type(parameters, Variant.type(signal.member == "ActionInvoked" ? "(us)" : "(uu)")) != 0 else { return }
         let idValue = Variant.child(parameters, 0)
         let serverID = g_variant_get_uint32(idValue)
         g_variant_unref(idValue)
         guard let alarm = alarmsByServerID[serverID] else { return }
-        switch signal {
+        switch signal.member {
         case "ActionInvoked":
             onAction(alarm, Variant.string(in: parameters, at: 1))
-        default:
+        case "NotificationClosed":
             let reasonValue = Variant.child(parameters, 1)
             let reason = g_variant_get_uint32(reasonValue)
             g_variant_unref(reasonValue)
@@ -232,16 +247,8 @@ final class NotificationPresenter {
             alarmsByServerID[serverID] = nil
             if entries[alarm]?.serverID == serverID { entries[alarm]?.serverID = nil }
             if reason == Self.dismissedByUser { onDismissed(alarm) }
-        }
-    }
-
-    /// Carries a call's alarm to its reply callback.
-    private final class Box {
-        let alarm: UUID?
-        let presenter: NotificationPresenter
-        init(alarm: UUID?, presenter: NotificationPresenter) {
-            self.alarm = alarm
-            self.presenter = presenter
+        default:
+            break
         }
     }
 }

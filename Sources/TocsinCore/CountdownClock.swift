@@ -2,16 +2,21 @@ import Foundation
 
 /// The arithmetic of a live countdown: what it shows at an instant, and when the display next changes.
 ///
-/// The display shows whole seconds rounded up, so a 3-minute timer shows `3:00` when it starts,
-/// `2:59` one second later and `0:01` in its last second; it changes exactly on whole seconds of
-/// the remaining time, which is when the agent updates the notification.
+/// The agent updates every countdown on screen together, on the clock's whole seconds (`nextTick`),
+/// rather than each on the whole seconds of its own remaining time: twenty countdowns then cost
+/// one wake-up a second instead of twenty. Each shows, at every tick, its remaining time rounded
+/// to the nearest second, so until the next tick it is never more than half a second off; and
+/// never `0:00` while time remains — a 3-minute timer shows `3:00` when it starts and `0:01` in
+/// its last moments.
 public enum CountdownClock {
-    /// The whole seconds shown for `remaining` time: rounded up, never negative.
+    /// The whole seconds shown for `remaining` time: rounded to the nearest (halves up), at
+    /// least 1 while any time remains, 0 once none does.
     public static func displayedSeconds(remaining: TimeInterval) -> Int {
-        // A wake-up a few microseconds after a boundary must still show the new value: round away
-        // the float noise of subtracting two dates before rounding up.
+        // Float noise of subtracting two dates must not decide: round it away first.
         let cleaned = (remaining * 1000).rounded() / 1000
-        return max(0, Int(cleaned.rounded(.up)))
+        guard cleaned > 0 else { return 0 }
+        // Clamped as a Double: a remaining time beyond Int's range must not reach Int(), which traps.
+        return Int(min(max(1, cleaned.rounded(.toNearestOrAwayFromZero)), Double(Int.max / 2)))
     }
 
     /// Percentage of the countdown elapsed, 0–100, rounded down (100 only at the end).
@@ -25,11 +30,12 @@ public enum CountdownClock {
         return Int(min(100, max(0, percent)).rounded(.down))
     }
 
-    /// The next instant after `now` at which the displayed seconds of a countdown ending at
-    /// `fireDate` change; `fireDate` itself when the last second is showing.
-    public static func nextDisplayChange(fireDate: Date, after now: Date) -> Date {
-        let shown = displayedSeconds(remaining: fireDate.timeIntervalSince(now))
-        return fireDate.addingTimeInterval(-TimeInterval(max(0, shown - 1)))
+    /// The next whole second of the clock after `now`, when countdowns on screen are updated.
+    public static func nextTick(after now: Date) -> Date {
+        // A wake-up a few microseconds before a whole second (float noise) counts as that second,
+        // so it is not scheduled again microseconds later.
+        let cleaned = (now.timeIntervalSince1970 * 1000).rounded() / 1000
+        return Date(timeIntervalSince1970: cleaned.rounded(.down) + 1)
     }
 }
 

@@ -42,6 +42,19 @@ struct NotificationTrafficTests {
         #expect(traffic([notifyCall, foreign]).notifications.isEmpty)
     }
 
+    @Test("a Notify sent without expecting a reply is recorded at once, under the id it replaces (0 when it replaces none)")
+    func notifyWithoutReply() throws {
+        let update = notifyCall.replacingOccurrences(of: #""flags":0"#, with: #""flags":1"#)
+            .replacingOccurrences(of: #""data":["TestApp",0,"#, with: #""data":["TestApp",7,"#)
+        let parsed = traffic([notifyCall, notifyReply, update])
+        #expect(parsed.notifications.map(\.id) == [7, 7])
+        #expect(parsed.notifications.last?.replacesID == 7)
+        let unanswerable = notifyCall.replacingOccurrences(of: #""flags":0"#, with: #""flags":1"#)
+        #expect(traffic([unanswerable]).notifications.map(\.id) == [0])
+        // A reply that should not exist does not record the call twice.
+        #expect(traffic([unanswerable, notifyReply]).notifications.count == 1)
+    }
+
     @Test("an error reply is recorded as a rejected call")
     func errorReply() {
         let error = #"{"type":"error","cookie":7,"reply_cookie":10,"sender":":1.1","destination":":1.4","error_name":"org.freedesktop.DBus.Error.InvalidArgs","payload":{"type":"s","data":["bad"]}}"#

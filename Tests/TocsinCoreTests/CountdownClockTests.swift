@@ -6,15 +6,22 @@ import TocsinCore
 struct CountdownClockTests {
     // MARK: displayed seconds
 
-    @Test("displayedSeconds rounds up, never negative; float noise below half a millisecond is ignored", arguments: [
-        (180.0, 180), (179.5, 180), (179.001, 180), (179.0, 179), (0.3, 1), (1, 1), (1.2, 2), (0, 0), (-5, 0),
-        (179.000004, 179), // a wake-up 4 µs early at the 179 boundary already shows 179
-        (178.999996, 179), // 4 µs late
-        (179.0006, 180),   // 0.6 ms early is genuinely still 180
-        (0.0004, 0),
+    @Test("displayedSeconds rounds to the nearest, halves up; at least 1 while time remains; float noise below half a millisecond is ignored", arguments: [
+        (180.0, 180), (179.5, 180), (179.4, 179), (179.001, 179), (179.0, 179), (1.2, 1), (1.6, 2),
+        (0.6, 1), (0.3, 1), (0.001, 1), (0, 0), (-5, 0),
+        (179.499996, 180), // 4 µs short of the half: float noise, counts as the half
+        (179.4994, 179),   // 0.6 ms short of the half is genuinely below it
+        (0.0004, 0),       // under half a millisecond left: over
     ])
     func displayedSeconds(remaining: TimeInterval, shown: Int) {
         #expect(CountdownClock.displayedSeconds(remaining: remaining) == shown)
+    }
+
+    @Test("An absurd remaining time (the clock was set far back) shows a huge number instead of trapping")
+    func absurdRemainingTime() {
+        #expect(CountdownClock.displayedSeconds(remaining: 1e300) > 1 << 60)
+        #expect(CountdownClock.displayedSeconds(remaining: .infinity) > 1 << 60)
+        #expect(CountdownClock.displayedSeconds(remaining: .nan) == 0)
     }
 
     @Test("A 3-minute timer shows 3:00 at its start, 2:59 a second later, 0:01 in its last second, 0:00 at the end")
@@ -25,48 +32,48 @@ struct CountdownClockTests {
         }
         #expect(shown(t0) == "3:00")
         #expect(shown(at(0.5)) == "3:00")
+        #expect(shown(at(0.6)) == "2:59", "nearer 2:59 than 3:00")
         #expect(shown(at(1)) == "2:59")
-        #expect(shown(at(1.000003)) == "2:59") // a wake-up microseconds after the boundary
+        #expect(shown(at(1.000003)) == "2:59") // a wake-up microseconds after a whole second
         #expect(shown(at(0.999997)) == "2:59") // and microseconds before it (timer slack, float noise)
         #expect(shown(at(179.5)) == "0:01")
+        #expect(shown(at(179.9)) == "0:01", "never 0:00 before it rings")
         #expect(shown(at(180)) == "0:00")
         #expect(shown(at(300)) == "0:00")
     }
 
-    // MARK: next display change
+    // MARK: ticks
 
-    @Test("nextDisplayChange: at and between boundaries, and in the last second")
-    func nextDisplayChange() {
-        let fireDate = at(180)
-        #expect(CountdownClock.nextDisplayChange(fireDate: fireDate, after: t0) == at(1))
-        #expect(CountdownClock.nextDisplayChange(fireDate: fireDate, after: at(0.5)) == at(1))
-        #expect(CountdownClock.nextDisplayChange(fireDate: fireDate, after: at(1)) == at(2), "at a boundary: the next one")
-        #expect(CountdownClock.nextDisplayChange(fireDate: fireDate, after: at(1.000003)) == at(2))
-        #expect(CountdownClock.nextDisplayChange(fireDate: fireDate, after: at(0.999997)) == at(2),
+    @Test("nextTick: the next whole second of the clock, at and between whole seconds")
+    func nextTick() {
+        let second = Date(timeIntervalSince1970: 1_800_000_000)
+        func after(_ offset: TimeInterval) -> Date { CountdownClock.nextTick(after: second.addingTimeInterval(offset)) }
+        #expect(after(0) == second.addingTimeInterval(1), "at a whole second: the next one")
+        #expect(after(0.25) == second.addingTimeInterval(1))
+        #expect(after(0.999) == second.addingTimeInterval(1))
+        #expect(after(0.000004) == second.addingTimeInterval(1))
+        #expect(after(-0.000004) == second.addingTimeInterval(1),
                 "a wake-up microseconds early must not schedule the same instant again")
-        #expect(CountdownClock.nextDisplayChange(fireDate: fireDate, after: at(178.2)) == at(179))
-        #expect(CountdownClock.nextDisplayChange(fireDate: fireDate, after: at(179)) == fireDate)
-        #expect(CountdownClock.nextDisplayChange(fireDate: fireDate, after: at(179.9)) == fireDate)
-        // At and after the fire date it answers the fire date itself (not an instant after `now`).
-        #expect(CountdownClock.nextDisplayChange(fireDate: fireDate, after: fireDate) == fireDate)
-        #expect(CountdownClock.nextDisplayChange(fireDate: fireDate, after: at(200)) == fireDate)
+        #expect(after(-0.3) == second)
     }
 
-    @Test("Following nextDisplayChange from the start visits every second once, and the display changes each time")
-    func walkEverySecond() {
-        let fireDate = at(90.25) // boundaries not on whole seconds of t0
-        var now = t0
+    @Test("Ticking every whole second, a countdown whose own seconds fall between ticks shows one less at each tick")
+    func walkEveryTick() {
+        let start = Date(timeIntervalSince1970: 1_800_000_000.4)
+        let fireDate = start.addingTimeInterval(90)
+        var now = start
         var shown = [CountdownClock.displayedSeconds(remaining: fireDate.timeIntervalSince(now))]
-        var steps = 0
-        while now < fireDate, steps < 1000 {
-            let next = CountdownClock.nextDisplayChange(fireDate: fireDate, after: now)
-            #expect(next > now)
-            now = next
+        while true {
+            let tick = CountdownClock.nextTick(after: now)
+            guard tick < fireDate else { break }
+            #expect(tick > now)
+            #expect(tick.timeIntervalSince1970 == tick.timeIntervalSince1970.rounded(), "a tick off the whole second")
+            now = tick
             shown.append(CountdownClock.displayedSeconds(remaining: fireDate.timeIntervalSince(now)))
-            steps += 1
         }
-        #expect(now == fireDate)
-        #expect(shown == Array((0...91).reversed()))
+        // 90 at the start (x.4), 89 at the first tick (89.4 left), then one less per tick down to
+        // 1 at the last two ticks before it rings (1.4 and 0.4 left).
+        #expect(shown == [90] + Array((1...89).reversed()) + [1])
     }
 
     // MARK: percent elapsed

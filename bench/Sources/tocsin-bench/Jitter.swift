@@ -2,11 +2,14 @@ import Foundation
 import HeadlessSession
 
 /// Live-activity jitter: how far each per-second update of a countdown notification lands from the
-/// whole second of remaining time it shows.
+/// whole second of the clock it belongs to.
 ///
-/// A countdown shows whole seconds rounded up, so the update that shows `d` seconds is due when
-/// exactly `d` seconds remain: at fire time − d. The update's time is when the bus monitor saw the
-/// Notify call on its way to the notification server (what the user sees, within a few ms).
+/// The agent updates every countdown on screen together, on the clock's whole seconds, showing
+/// the remaining time rounded up. The update that shows `d` seconds is therefore due at the first
+/// whole second at which no more than `d` seconds remain: fire time − d, rounded up to a whole
+/// second. An update a whole second late counts as a second late, not as on time. The update's
+/// time is when the bus monitor saw the Notify call on its way to the notification server (what
+/// the user sees, within a few ms).
 enum Jitter {
     static let section = "Live activity"
 
@@ -17,15 +20,23 @@ enum Jitter {
         where notification.replacesID != 0 && notification.receivedAt >= window.start && notification.receivedAt <= window.end {
             guard let due = window.fireTimes[notification.summary],
                   let shown = remainingSeconds(in: notification.body) else { continue }
-            let intended = due.addingTimeInterval(-Double(shown))
+            let intended = dueTick(showing: shown, fireTime: due)
             lateness.append(notification.receivedAt.timeIntervalSince(intended) * 1000)
         }
         let plural = window.countdowns == 1 ? "" : "s"
         return Figure.samples(
             lateness, section: section,
-            label: "per-second update lateness vs the whole second shown, \(window.countdowns) countdown\(plural) on screen (Notify seen on the bus)",
+            label: "per-second update lateness vs the clock's whole second, \(window.countdowns) countdown\(plural) on screen (Notify seen on the bus)",
             unit: "ms", target: Target(statistic: .p99, limit: 20, unit: "ms"),
             emptyReason: "no countdown update was seen during the window")
+    }
+
+    /// The whole second of the clock at which a countdown ending at `fireTime` first shows `shown`
+    /// seconds (rounded-up remaining time), float noise under a millisecond ignored.
+    static func dueTick(showing shown: Int, fireTime: Date) -> Date {
+        let boundary = fireTime.timeIntervalSince1970 - Double(shown)
+        let cleaned = (boundary * 1000).rounded() / 1000
+        return Date(timeIntervalSince1970: cleaned.rounded(.up))
     }
 
     /// The seconds a countdown body shows ("59:58 remaining · ends 14:03" → 3598).
