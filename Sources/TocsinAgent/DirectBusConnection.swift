@@ -33,6 +33,8 @@ final class DirectBusConnection {
     private let descriptor: Int32
     private var inputSource: UnsafeMutablePointer<GSource>?
     private var outputSource: UnsafeMutablePointer<GSource>?
+    /// The idle source that writes what was queued during the current main-loop dispatch.
+    private var flushSource: UnsafeMutablePointer<GSource>?
     private let context: OpaquePointer?
     private var outgoing: [UInt8] = []
     private var incoming: [UInt8] = []
@@ -122,7 +124,26 @@ final class DirectBusConnection {
             }
             pending[serial] = (reply, timeout)
         }
-        writeWhatFits()
+        flushSoon()
+    }
+
+    /// Writes the queue once the current main-loop dispatch is over, so that every message sent
+    /// in it — a second's worth of countdown updates — goes out in one write, waking the bus
+    /// daemon once rather than once per message.
+    private func flushSoon() {
+        guard flushSource == nil, outputSource == nil else { return }
+        let source = g_idle_source_new()!
+        g_source_set_priority(source, G_PRIORITY_HIGH)
+        let flush: GSourceFunc = { userData in
+            let connection = Unmanaged<DirectBusConnection>.fromOpaque(userData!).takeUnretainedValue()
+            connection.flushSource = nil
+            connection.writeWhatFits()
+            return SourceResult.remove
+        }
+        g_source_set_callback(source, flush, Unmanaged.passUnretained(self).toOpaque(), nil)
+        g_source_attach(source, context)
+        g_source_unref(source)
+        flushSource = source
     }
 
     /// Gives `message` the next serial and queues its bytes; returns the serial.
@@ -311,7 +332,7 @@ final class DirectBusConnection {
         guard g_dbus_message_get_flags(call).rawValue & G_DBUS_MESSAGE_FLAGS_NO_REPLY_EXPECTED.rawValue == 0 else { return }
         let error = g_dbus_message_new_method_error_literal(call, "org.freedesktop.DBus.Error.UnknownObject", "This connection serves no objects.")!
         defer { g_object_unref(UnsafeMutableRawPointer(error)) }
-        if (try? enqueue(error)) != nil { writeWhatFits() }
+        if (try? enqueue(error)) != nil { flushSoon() }
     }
 
     /// The connection broke: every waiting call fails, and every later one at once.
@@ -336,6 +357,10 @@ final class DirectBusConnection {
         if let outputSource {
             g_source_destroy(outputSource)
             self.outputSource = nil
+        }
+        if let flushSource {
+            g_source_destroy(flushSource)
+            self.flushSource = nil
         }
     }
 }

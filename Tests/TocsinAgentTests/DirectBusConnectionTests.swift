@@ -133,7 +133,8 @@ import Testing
             var ready = false
             connection.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", nil) { _ in ready = true }
             Self.iterate(context, for: 5) { ready }
-            // A peer that never answers: its connection is served on a context nobody runs.
+            // A peer that never answers: its connection is served on a context that runs only
+            // until it has sent Hello and RequestName, and never reads what comes after.
             let silentContext = g_main_context_new()!
             defer { g_main_context_unref(silentContext) }
             g_main_context_push_thread_default(silentContext)
@@ -141,6 +142,7 @@ import Testing
             g_main_context_pop_thread_default(silentContext)
             silent.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
                         Variant.tuple([g_variant_new_string("org.example.Silent"), g_variant_new_uint32(0)])) { _ in }
+            while g_main_context_iteration(silentContext, 0) != 0 {}
             var owned = false
             Self.iterate(context, for: 5) {
                 connection.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
@@ -155,6 +157,7 @@ import Testing
                 Self.iterate(context, for: 0.05) { false }
                 return owned
             }
+            try #require(owned, "the silent peer did not get its name")
             var waiting: Result<OpaquePointer?, GLibError>?
             connection.call("org.example.Silent", "/", "org.example.Silent", "Never", nil) { waiting = $0 }
             Self.iterate(context, for: 0.3) { false }

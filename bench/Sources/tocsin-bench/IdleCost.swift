@@ -71,6 +71,7 @@ enum IdleCost {
     static func endedThreadsNote(_ count: ProcessActivity.WakeupCount) -> String? {
         var parts: [String] = []
         if count.counted > 0 { parts.append("wake-ups in the window by thread: \(count.breakdown)") }
+        if count.preemptions > 0 { parts.append("\(count.preemptions) involuntary context switch(es) besides (preempted while running; not wake-ups)") }
         if count.endedThreads > 0 {
             parts.append("\(count.endedThreads) worker thread(s) ended during the window (retiring after the previous step's activity; not counted)")
         }

@@ -5,9 +5,9 @@ import HeadlessSession
 /// whole second of the clock it belongs to.
 ///
 /// The agent updates every countdown on screen together, on the clock's whole seconds, showing
-/// the remaining time rounded up. The update that shows `d` seconds is therefore due at the first
-/// whole second at which no more than `d` seconds remain: fire time − d, rounded up to a whole
-/// second. An update a whole second late counts as a second late, not as on time. The update's
+/// the remaining time rounded to the nearest second. The update that shows `d` seconds is
+/// therefore due at the first whole second at which less than `d` + ½ seconds remain: the whole
+/// second after fire time − d − ½. An update a whole second late counts as a second late, not as on time. The update's
 /// time is when the bus monitor saw the Notify call on its way to the notification server (what
 /// the user sees, within a few ms).
 enum Jitter {
@@ -32,11 +32,13 @@ enum Jitter {
     }
 
     /// The whole second of the clock at which a countdown ending at `fireTime` first shows `shown`
-    /// seconds (rounded-up remaining time), float noise under a millisecond ignored.
+    /// seconds (remaining time rounded to the nearest, halves up), float noise under a
+    /// millisecond ignored.
     static func dueTick(showing shown: Int, fireTime: Date) -> Date {
-        let boundary = fireTime.timeIntervalSince1970 - Double(shown)
+        let boundary = fireTime.timeIntervalSince1970 - Double(shown) - 0.5
         let cleaned = (boundary * 1000).rounded() / 1000
-        return Date(timeIntervalSince1970: cleaned.rounded(.up))
+        // At exactly d + ½ left the display still rounds up to d + 1: the next whole second.
+        return Date(timeIntervalSince1970: cleaned.rounded(.down) + 1)
     }
 
     /// The seconds a countdown body shows ("59:58 remaining · ends 14:03" → 3598).

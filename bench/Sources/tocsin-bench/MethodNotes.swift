@@ -46,11 +46,13 @@ enum MethodNotes {
                 + "(made with sox; the default alarm-clock-elapsed starts with ~270 ms of near-silence). Each timer has its own recording of "
                 + "the null sink's monitor (`parec`; one long recording drifts early each time a stream starts); the onset is the first sample above 2 % of full scale in the first 10 ms window with RMS > 0.01 after due − 100 ms, "
                 + "timed when the sink rendered it (HeadlessSession's estimate of the stream's start; good to about ±10 ms). The same timers' `fire` hook runs `date +%s.%N > FILE`, the command-runs delay compared with `at`.",
-            "Wake-ups: voluntary + involuntary context switches summed over every thread in /proc/PID/task/*/status, "
+            "Wake-ups: voluntary context switches (a thread slept and was woken) summed over every thread in /proc/PID/task/*/status, "
+                + "the same count for Tocsin and its peers; involuntary switches (a running thread preempted, e.g. by the bus daemon it just "
+                + "wrote to) wake nothing from idle and are given in the notes, not counted; "
                 + "counted over windows of \(plan.idleWindowText) with no client talking to the agent; threads are matched by id, a thread "
                 + "started during the window counts from zero, one that ended (a worker retiring after the previous step) is noted, not counted. "
                 + "Countdown windows use "
-                + "one-hour timers; 20 countdowns means 20 notifications updated every second.",
+                + "one-hour timers; 20 countdowns means 20 notifications updated every second, all in the same wake-up.",
             "Memory: VmRSS of the agent from /proc/PID/status (1 MB = 10^6 bytes); the peak VmHWM is in the notes.",
             "10,000 alarms: 1,000 alarms are scheduled over D-Bus first (timed: the 1,000-alarm figure); with the agent stopped, the bench "
                 + "clones those agent-written entries in alarms.json (new id and title, everything else as the agent saved it) up to 10,000, "
@@ -65,7 +67,9 @@ enum MethodNotes {
                 + "because one application may hold only 100 alarms by default.",
             "`tocsin list`: the release binary spawned with posix_spawn and timed to waitpid, output to /dev/null, back to back.",
             "Live-activity jitter: for every countdown notification update seen by the bus monitor during the countdown windows, "
-                + "update time − (fire time − seconds shown); the display rounds up, so the update showing d s is due exactly d s before the end.",
+                + "update time − the whole second it is due at. The agent updates every countdown together on the clock's whole seconds, "
+                + "showing the remaining time rounded to the nearest second, so the update showing d s is due at the first whole second "
+                + "after fire time − d − ½ s; an update a whole second late counts as 1,000 ms.",
             "`at`: `atd -d` started in the session; \(plan.atJobs) jobs at consecutive minute boundaries (`at -t` has minute granularity), "
                 + "queued at the start so they run in the background while Tocsin is measured, each writing `date +%s.%N`; plus one job "
                 + "tomorrow so atd has work pending while its idle cost is counted.",

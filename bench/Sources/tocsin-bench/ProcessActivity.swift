@@ -3,16 +3,24 @@ import Foundation
 /// What the kernel says about a running process in /proc: how often its threads were scheduled
 /// (wake-ups) and how much memory it holds.
 enum ProcessActivity {
-    /// Voluntary + involuntary context switches of each thread of `pid`, by thread id
-    /// (/proc/PID/task/*/status); nil when the process is gone.
-    static func contextSwitchesByThread(of pid: Int32) -> [Int32: Int]? {
+    /// The context switches of one thread: voluntary ones (it slept and was woken: a wake-up) and
+    /// involuntary ones (it was running and another task took the CPU).
+    struct ContextSwitches {
+        var voluntary = 0
+        var involuntary = 0
+    }
+
+    /// The context switches of each thread of `pid`, by thread id (/proc/PID/task/*/status); nil
+    /// when the process is gone.
+    static func contextSwitchesByThread(of pid: Int32) -> [Int32: ContextSwitches]? {
         let taskDirectory = "/proc/\(pid)/task"
         guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: taskDirectory) else { return nil }
-        var counts: [Int32: Int] = [:]
+        var counts: [Int32: ContextSwitches] = [:]
         for task in tasks {
             guard let thread = Int32(task),
                   let status = try? String(contentsOfFile: "\(taskDirectory)/\(task)/status", encoding: .utf8) else { continue }
-            counts[thread] = (field("voluntary_ctxt_switches", in: status) ?? 0) + (field("nonvoluntary_ctxt_switches", in: status) ?? 0)
+            counts[thread] = ContextSwitches(voluntary: field("voluntary_ctxt_switches", in: status) ?? 0,
+                                             involuntary: field("nonvoluntary_ctxt_switches", in: status) ?? 0)
         }
         return counts
     }
@@ -46,9 +54,15 @@ enum ProcessActivity {
     /// these are worker threads retiring a few seconds after the previous step's activity
     /// (libdispatch workers after ~5 s idle, GLib's thread pool after ~15 s) — a one-off, which
     /// scaling to a minute would turn into a false rate. They are reported next to the figure.
+    ///
+    /// A wake-up is a voluntary context switch: the thread waited (poll, a lock, sleep) and was
+    /// woken. Involuntary switches — a running thread preempted, typically by the bus daemon it just
+    /// wrote to — cost no wake-up from idle; they are counted apart (`preemptions`) and reported.
     struct WakeupCount {
         let perMinute: Double
         let counted: Int
+        /// Involuntary context switches in the window, not part of `counted`.
+        let preemptions: Int
         let endedThreads: Int
         /// The count per thread name (/proc/PID/task/TID/comm: "tocsind", "gdbus", "pool"…), to see which
         /// thread does the waking.
@@ -82,18 +96,21 @@ enum ProcessActivity {
         let elapsed = (clock.now - started).seconds
         return zip(groups, zip(before, after)).map { pids, snapshots in
             var counted = 0
+            var preempted = 0
             var ended = 0
             var byName: [String: Int] = [:]
             for (pid, (first, last)) in zip(pids, zip(snapshots.0, snapshots.1)) {
                 guard let first, let last else { return nil }
                 for (thread, count) in last {
-                    let woke = count - (first[thread] ?? 0)
+                    let woke = count.voluntary - (first[thread]?.voluntary ?? 0)
                     counted += woke
+                    preempted += count.involuntary - (first[thread]?.involuntary ?? 0)
                     byName[threadName(pid: pid, thread: thread), default: 0] += woke
                 }
                 ended += first.keys.filter { last[$0] == nil }.count
             }
-            return WakeupCount(perMinute: Double(counted) * 60 / elapsed, counted: counted, endedThreads: ended, byThreadName: byName)
+            return WakeupCount(perMinute: Double(counted) * 60 / elapsed, counted: counted, preemptions: preempted,
+                               endedThreads: ended, byThreadName: byName)
         }
     }
 
