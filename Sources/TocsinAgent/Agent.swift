@@ -268,19 +268,23 @@ public final class Agent {
     func commit(_ change: (inout AlarmBook, Date) throws(AlarmError) -> AlarmEvent) throws(ServiceError) -> AlarmEvent {
         letTimePass()
         let now = Date()
-        var candidate = book
+        // Made in place and undone if it cannot be saved: a copy of the book to throw away
+        // would copy every alarm on each call.
+        book.beginTransaction()
         let event: AlarmEvent
         do {
-            event = try change(&candidate, now)
+            event = try change(&book, now)
         } catch {
+            book.rollBackTransaction()
             throw ServiceError(error)
         }
         do {
-            try store.record([event.journalChange], count: candidate.count, current: { candidate.alarms }, timeZone: candidate.timeZone)
+            try store.record([event.journalChange], count: book.count, current: { [unowned self] in book.alarms }, timeZone: book.timeZone)
         } catch {
+            book.rollBackTransaction()
             throw ServiceError(.storageFailed, "\(error.message) Nothing was changed.")
         }
-        book = candidate
+        book.endTransaction()
         perform([event], now: now)
         rearm(now: now)
         return event
@@ -414,7 +418,7 @@ public final class Agent {
         if let tick = nextCountdownTick { next = min(next ?? tick, tick) }
         deadlineTimer.arm(at: next)
         // Only alarms wake a sleeping machine; a cooking timer is not worth it.
-        wakeTimer.arm(at: book.unorderedAlarms.lazy.filter { $0.kind == .alarm }.compactMap(\.fireDate).min())
+        wakeTimer.arm(at: book.nextAlarmFireDate)
     }
 
     private func emitSignal(for event: AlarmEvent) {

@@ -12,9 +12,9 @@ import TocsinCore
 /// A watcher is identified when a signal is sent, not when it registered, so an application that
 /// says who it is after calling `Watch` hears of its own alarms all the same.
 final class SignalAudience {
-    /// Whom a signal concerns: the application an alarm or an authorization belongs to, or `nil`
-    /// for the command line's own alarms (which only the command line hears of).
-    typealias Concern = String?
+    /// Whom a signal concerns: the application an alarm or an authorization belongs to
+    /// (`Alarm.owner`: "tocsin" for the command line's own alarms, which only it hears of).
+    typealias Concern = String
 
     /// Unique bus names of the watchers, in the order they registered.
     private var watchers: [String] = []
@@ -77,7 +77,7 @@ final class SignalAudience {
     private func deliver(_ signal: AlarmsSignal, _ arguments: OpaquePointer, _ concern: Concern) {
         for watcher in watchers {
             let caller = identify(watcher)
-            if caller.isCommandLine || (concern != nil && caller.appID == concern) {
+            if caller.isCommandLine || caller.appID == concern {
                 send(signal, arguments, watcher)
             }
         }

@@ -4,13 +4,27 @@ import Foundation
 ///
 /// Each operation takes `now` and returns the events that happened, in order; the caller performs
 /// the effects (saving, notifications, sound, hooks, signals). Nothing here reads the clock.
+///
+/// Every change goes through one place (`write`), which also keeps the indexes the agent asks
+/// on every call — the next deadline, the countdowns, each application's count — so that a
+/// change costs O(log n) however many alarms are held, and which records, inside a transaction,
+/// what a change overwrote so that it can be undone.
 public struct AlarmBook: Sendable, Equatable {
     /// The most alarms the book holds; scheduling beyond fails with `AlarmError.limitReached`.
     public let capacity: Int
     /// The zone local schedules ("07:00 on weekdays") are resolved in; change it with
     /// `changeTimeZone(to:now:)` so waiting alarms move.
     public private(set) var timeZone: TimeZone
-    private var alarmsByID: [UUID: Alarm]
+    private var alarmsByID: [UUID: Alarm] = [:]
+    /// Every alarm's next deadline (`Alarm.nextDeadline`).
+    private var deadlines = DeadlineIndex()
+    /// The fire dates of alarms (not timers) that wait or count down: when the machine must be awake.
+    private var alarmFireDates = DeadlineIndex()
+    private var countingDownIDs: Set<UUID> = []
+    private var alarmCountByApp: [String: Int] = [:]
+    /// While a transaction is open: each alarm changed in it, as it was before its first change
+    /// (`nil`: it did not exist).
+    private var transactionUndo: [UUID: Alarm?]?
 
     /// The most alarms a book holds unless told otherwise.
     public static let defaultCapacity = 20_000
@@ -19,7 +33,15 @@ public struct AlarmBook: Sendable, Equatable {
     public init(alarms: [Alarm] = [], capacity: Int = AlarmBook.defaultCapacity, timeZone: TimeZone = .gmt) {
         self.capacity = capacity
         self.timeZone = timeZone
-        self.alarmsByID = Dictionary(alarms.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        alarmsByID.reserveCapacity(alarms.count)
+        for alarm in alarms where alarmsByID[alarm.id] == nil {
+            write(alarm.id, alarm)
+        }
+    }
+
+    /// Books are equal when they hold the same alarms, in the same zone, with the same capacity.
+    public static func == (lhs: AlarmBook, rhs: AlarmBook) -> Bool {
+        lhs.capacity == rhs.capacity && lhs.timeZone == rhs.timeZone && lhs.alarmsByID == rhs.alarmsByID
     }
 
     /// All alarms, oldest first (then by id, so the order is stable).
@@ -27,13 +49,16 @@ public struct AlarmBook: Sendable, Equatable {
         alarmsByID.values.sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id < $1.id }
     }
 
-    /// All alarms in no particular order: for work that does not need `alarms`' sorting.
-    public var unorderedAlarms: Dictionary<UUID, Alarm>.Values { alarmsByID.values }
-
     /// The alarms counting down, in no particular order (cheaper than `alarms` for per-second work).
     public var countingDown: [Alarm] {
-        alarmsByID.values.filter { $0.state.name == .countdown }
+        countingDownIDs.compactMap { alarmsByID[$0] }
     }
+
+    /// The earliest instant at which an alarm (not a timer) rings: the machine should be awake then.
+    public var nextAlarmFireDate: Date? { alarmFireDates.first?.date }
+
+    /// How many alarms application `app` holds.
+    public func alarmCount(ownedBy app: String) -> Int { alarmCountByApp[app, default: 0] }
 
     /// How many alarms the book holds.
     public var count: Int { alarmsByID.count }
@@ -47,7 +72,7 @@ public struct AlarmBook: Sendable, Equatable {
     /// other than the command line holds at most `ownerLimit` alarms.
     public mutating func schedule(_ request: AlarmRequest, id: UUID = UUID(), now: Date, owner: String? = nil, ownerLimit: Int? = nil) throws(AlarmError) -> AlarmEvent {
         guard alarmsByID.count < capacity else { throw .limitReached(limit: capacity) }
-        if let owner, let ownerLimit, alarmsByID.values.lazy.filter({ $0.appID == owner }).count >= ownerLimit {
+        if let owner, let ownerLimit, alarmCount(ownedBy: owner) >= ownerLimit {
             throw .appLimitReached(app: owner, limit: ownerLimit)
         }
         guard alarmsByID[id] == nil else {
@@ -60,7 +85,7 @@ public struct AlarmBook: Sendable, Equatable {
             throw .invalidArgument(error)
         }
         alarm.appID = owner
-        alarmsByID[alarm.id] = alarm
+        write(alarm.id, alarm)
         return AlarmEvent(.scheduled, alarm)
     }
 
@@ -102,7 +127,7 @@ public struct AlarmBook: Sendable, Equatable {
             }
             guard newFireDate != oldFireDate else { continue }
             let moved = alarm.with(state: alarm.waitingState(until: newFireDate, now: now))
-            alarmsByID[alarm.id] = moved
+            write(alarm.id, moved)
             events.append(AlarmEvent(.rescheduled, moved))
         }
         return events
@@ -118,10 +143,10 @@ public struct AlarmBook: Sendable, Equatable {
             switch alarm.state {
             case .countdown(var phase) where !phase.followsWallClock:
                 phase.fireDate = phase.fireDate.addingTimeInterval(offset)
-                alarmsByID[id] = alarm.with(state: .countdown(phase))
+                write(id, alarm.with(state: .countdown(phase)))
             case .alerting(let since):
                 // The ring limit measures ringing time too.
-                alarmsByID[id] = alarm.with(state: .alerting(since: since.addingTimeInterval(offset)))
+                write(id, alarm.with(state: .alerting(since: since.addingTimeInterval(offset))))
             default:
                 break
             }
@@ -142,39 +167,72 @@ public struct AlarmBook: Sendable, Equatable {
     public mutating func advance(to now: Date) -> [AlarmEvent] {
         var events: [AlarmEvent] = []
         // `nextDeadline` and `advanced(to:)` agree, so nothing should be skipped; if they ever
-        // disagree, one alarm must not hold back the others.
-        var inert: Set<UUID> = []
-        while let (alarm, deadline) = earliestDeadline(excluding: inert), deadline <= now {
+        // disagree, one alarm must not hold back the others: it leaves the index for the loop.
+        var inert: [Alarm] = []
+        while let next = deadlines.first, next.date <= now, let alarm = alarmsByID[next.id] {
             // An event that leaves the alarm as it was would come back forever.
             guard let event = alarm.advanced(to: now, in: timeZone), event.removesAlarm || event.alarm != alarm else {
-                inert.insert(alarm.id)
+                inert.append(alarm)
+                deadlines.remove(alarm.id)
                 continue
             }
             record(event)
             events.append(event)
         }
+        for alarm in inert {
+            deadlines.set(alarm.id, to: alarm.nextDeadline, createdAt: alarm.createdAt)
+        }
         return events
     }
 
     /// The next instant at which time alone changes an alarm; `nil` when nothing is pending.
-    public var nextDeadline: Date? { earliestDeadline()?.deadline }
+    public var nextDeadline: Date? { deadlines.first?.date }
 
-    private func earliestDeadline(excluding excluded: Set<UUID> = []) -> (alarm: Alarm, deadline: Date)? {
-        alarmsByID.values.lazy
-            .filter { !excluded.contains($0.id) }
-            .compactMap { alarm in alarm.nextDeadline.map { (alarm: alarm, deadline: $0) } }
-            .min { first, second in
-                if first.deadline != second.deadline { return first.deadline < second.deadline }
-                if first.alarm.createdAt != second.alarm.createdAt { return first.alarm.createdAt < second.alarm.createdAt }
-                return first.alarm.id < second.alarm.id
-            }
+    // MARK: Transactions
+
+    /// Starts remembering what changes overwrite, so that `rollBackTransaction()` can undo them —
+    /// a change that cannot be saved must not stay made. Cheaper than keeping a copy of the book,
+    /// which would copy every alarm on the first change.
+    public mutating func beginTransaction() {
+        transactionUndo = [:]
     }
 
-    private mutating func record(_ event: AlarmEvent) {
-        if event.removesAlarm {
-            alarmsByID[event.alarm.id] = nil
-        } else {
-            alarmsByID[event.alarm.id] = event.alarm
+    /// Keeps the changes made since `beginTransaction()`.
+    public mutating func endTransaction() {
+        transactionUndo = nil
+    }
+
+    /// Undoes every change made since `beginTransaction()`.
+    public mutating func rollBackTransaction() {
+        guard let undo = transactionUndo else { return }
+        transactionUndo = nil
+        for (id, previous) in undo {
+            write(id, previous)
         }
+    }
+
+    // MARK: Writing
+
+    private mutating func record(_ event: AlarmEvent) {
+        write(event.alarm.id, event.removesAlarm ? nil : event.alarm)
+    }
+
+    /// Sets (or, with `nil`, removes) alarm `id`: the one place alarms change, so the indexes and
+    /// the transaction's undo record follow every change.
+    private mutating func write(_ id: UUID, _ alarm: Alarm?) {
+        let previous = alarmsByID[id]
+        if transactionUndo?.keys.contains(id) == false {
+            transactionUndo?[id] = .some(previous)
+        }
+        alarmsByID[id] = alarm
+        if let app = previous?.appID {
+            alarmCountByApp[app, default: 0] -= 1
+            if alarmCountByApp[app] == 0 { alarmCountByApp[app] = nil }
+        }
+        if let app = alarm?.appID { alarmCountByApp[app, default: 0] += 1 }
+        if alarm?.state.name == .countdown { countingDownIDs.insert(id) } else { countingDownIDs.remove(id) }
+        let createdAt = alarm?.createdAt ?? .distantPast
+        deadlines.set(id, to: alarm?.nextDeadline, createdAt: createdAt)
+        alarmFireDates.set(id, to: alarm?.kind == .alarm ? alarm?.fireDate : nil, createdAt: createdAt)
     }
 }

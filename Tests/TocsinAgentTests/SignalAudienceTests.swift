@@ -19,7 +19,7 @@ import TocsinCore
                 sent.append("\(destination) \(signal.rawValue) \(Variant.string(in: arguments, at: 0))")
             })
 
-        func announce(_ signal: AlarmsSignal, _ title: String, concerning app: String?) {
+        func announce(_ signal: AlarmsSignal, _ title: String, concerning app: String) {
             audience.announce(signal, arguments: Variant.tuple([g_variant_new_string(title)]), concerning: app)
         }
     }
@@ -32,7 +32,7 @@ import TocsinCore
 
         recording.announce(.changed, "Cook's", concerning: "org.example.Cook")
         recording.announce(.removed, "Other's", concerning: "org.example.Other")
-        recording.announce(.changed, "User's", concerning: nil)
+        recording.announce(.changed, "User's", concerning: "tocsin")
         recording.announce(.authorizationChanged, "org.example.Cook", concerning: "org.example.Cook")
 
         #expect(recording.sent == [
@@ -63,13 +63,13 @@ import TocsinCore
         let recording = Recording()
         recording.apps = [":1.1": "tocsin", ":1.2": "tocsin"]
         recording.audience.add(":1.1")
-        recording.announce(.removed, "Missed while away", concerning: nil)
-        recording.announce(.changed, "Rang while away", concerning: nil)
+        recording.announce(.removed, "Missed while away", concerning: "tocsin")
+        recording.announce(.changed, "Rang while away", concerning: "tocsin")
         recording.audience.add(":1.2")
         #expect(recording.sent.isEmpty, "a signal went out before the audience opened")
 
         recording.audience.open()
-        recording.announce(.changed, "After the start", concerning: nil)
+        recording.announce(.changed, "After the start", concerning: "tocsin")
 
         #expect(recording.sent == [
             ":1.1 Removed Missed while away", ":1.2 Removed Missed while away",

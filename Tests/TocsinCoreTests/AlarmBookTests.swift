@@ -384,6 +384,89 @@ struct AlarmBookTests {
     }
 }
 
+/// The book's indexes (next deadline, next alarm to wake for, countdowns, each application's count)
+/// against the same answers worked out by looking at every alarm, through many random changes;
+/// and transactions that undo exactly what they changed.
+@Suite("AlarmBook indexes and transactions")
+struct AlarmBookIndexTests {
+    /// The answers the indexes give, worked out the slow way.
+    static func expectIndexesMatch(_ book: AlarmBook, _ context: String) {
+        let alarms = book.alarms
+        let deadlines: [Date] = alarms.compactMap(\.nextDeadline)
+        #expect(book.nextDeadline == deadlines.min(), "\(context): next deadline")
+        #expect(book.nextAlarmFireDate == alarms.filter { $0.kind == .alarm }.compactMap(\.fireDate).min(), "\(context): next alarm")
+        #expect(Set(book.countingDown.map(\.id)) == Set(alarms.filter { $0.state.name == .countdown }.map(\.id)), "\(context): countdowns")
+        for app in ["org.example.A", "org.example.B"] {
+            #expect(book.alarmCount(ownedBy: app) == alarms.filter { $0.appID == app }.count, "\(context): count of \(app)")
+        }
+    }
+
+    @Test("Through 2,000 random schedules, intents, passing time and zone changes, the indexes agree with every alarm")
+    func indexesFollowEveryChange() {
+        var random = SplitMix(seed: 20261130)
+        var book = AlarmBook(timeZone: Fixture.zone("Europe/Berlin"))
+        var now = t0
+        var ids: [UUID] = []
+        var mostHeld = 0
+        var states: Set<AlarmStateName> = []
+        for step in 0..<2000 {
+            let roll = random.next() % 100
+            switch roll {
+            case 0..<35:
+                let owner = ["org.example.A", "org.example.B", nil][Int(random.next() % 3)]
+                let seconds = TimeInterval(1 + random.next() % 600)
+                let request = random.next() % 2 == 0
+                    ? AlarmRequest(title: "T\(step)", duration: seconds, snoozeDuration: 30)
+                    : AlarmRequest(kind: .alarm, schedule: .fixed(now.addingTimeInterval(seconds * 3)), title: "A\(step)",
+                                   duration: TimeInterval(random.next() % 3) * 60, snoozeDuration: 30)
+                if let event = try? book.schedule(request, now: now, owner: owner, ownerLimit: 1_000) { ids.append(event.alarm.id) }
+            case 35..<65 where !ids.isEmpty:
+                let intent: AlarmIntent = [.pause, .resume, .cancel, .stop, .countdown, .secondary][Int(random.next() % 6)]
+                _ = try? book.perform(intent, on: ids[Int(random.next() % UInt64(ids.count))], now: now)
+            case 65..<95:
+                now = now.addingTimeInterval(TimeInterval(random.next() % 120))
+                _ = book.advance(to: now)
+            default:
+                _ = book.changeTimeZone(to: Fixture.zone(["Europe/Berlin", "Asia/Tokyo", "America/New_York"][Int(random.next() % 3)]), now: now)
+            }
+            Self.expectIndexesMatch(book, "step \(step)")
+            mostHeld = max(mostHeld, book.count)
+            states.formUnion(book.alarms.map(\.state.name))
+        }
+        #expect(mostHeld > 20, "the walk held too few alarms at once to mean much: \(mostHeld)")
+        #expect(states == [.scheduled, .countdown, .paused, .alerting], "the walk did not visit every state: \(states)")
+    }
+
+    @Test("A rolled-back transaction leaves the book, and its indexes, as before; an ended one keeps its changes")
+    func transactions() throws {
+        var book = AlarmBook()
+        _ = try book.schedule(AlarmRequest(title: "Kept", duration: 300), id: fixedID(1), now: t0, owner: "org.example.A")
+        _ = try book.schedule(AlarmRequest(title: "Ringing", duration: 10), id: fixedID(2), now: t0)
+        _ = book.advance(to: at(10))
+        let before = book
+
+        book.beginTransaction()
+        _ = try book.schedule(AlarmRequest(title: "New", duration: 60), id: fixedID(3), now: at(20), owner: "org.example.A")
+        _ = try book.perform(.pause, on: fixedID(1), now: at(20))
+        _ = try book.perform(.stop, on: fixedID(2), now: at(20))
+        _ = try book.perform(.cancel, on: fixedID(3), now: at(20))
+        book.rollBackTransaction()
+
+        #expect(book == before)
+        #expect(book.alarms == before.alarms)
+        Self.expectIndexesMatch(book, "after the rollback")
+        #expect(book.nextDeadline == before.nextDeadline)
+        #expect(book.alarmCount(ownedBy: "org.example.A") == 1)
+
+        book.beginTransaction()
+        _ = try book.perform(.pause, on: fixedID(1), now: at(20))
+        book.endTransaction()
+        book.rollBackTransaction()  // nothing open: nothing undone
+        #expect(book[fixedID(1)]?.state.name == .paused)
+        Self.expectIndexesMatch(book, "after the ended transaction")
+    }
+}
+
 /// A small seeded generator, so shuffled orders are the same on every run.
 struct SplitMix: RandomNumberGenerator {
     var state: UInt64
