@@ -354,14 +354,20 @@ public final class Agent {
         }
     }
 
-    private func present(_ alarm: Alarm, now: Date) {
+    /// Shows `alarm` as it is at `now`; `isTick` for the per-second update of a countdown, which
+    /// may be held back while the notification server is behind (a change of state never is).
+    private func present(_ alarm: Alarm, now: Date, isTick: Bool = false) {
         guard let content = contentWriter.liveActivity(for: alarm, at: now) else {
             // Waiting for a later occurrence: nothing on screen until its pre-alert or its ring.
             presenter.withdraw(alarm.id)
             shownSeconds[alarm.id] = nil
             return
         }
-        presenter.show(content, for: alarm.id)
+        if isTick {
+            presenter.showCountdown(content, for: alarm.id)
+        } else {
+            presenter.show(content, for: alarm.id)
+        }
         if case .countdown(let phase) = alarm.state {
             shownSeconds[alarm.id] = CountdownClock.displayedSeconds(remaining: phase.remaining(at: now))
         } else {
@@ -402,12 +408,14 @@ public final class Agent {
 
     /// Updates every countdown whose displayed seconds changed since it was last shown.
     private func refreshCountdowns(now: Date) {
+        presenter.beginCountdownBatch(now: now)
         for alarm in book.countingDown where !dismissedCountdowns.contains(alarm.id) {
             guard let remaining = alarm.remaining(at: now) else { continue }
             if shownSeconds[alarm.id] != CountdownClock.displayedSeconds(remaining: remaining) {
-                present(alarm, now: now)
+                present(alarm, now: now, isTick: true)
             }
         }
+        presenter.endCountdownBatch(now: now)
     }
 
     /// Arms the wall-clock timer for the next deadline or countdown tick, whichever is first.

@@ -49,7 +49,10 @@ final class DirectBusConnection {
 
     /// Connects to the session bus (`address`, or the session bus's) and authenticates, on the
     /// calling thread; serves the connection on that thread's default main context from then on.
-    init(address: String? = nil) throws(GLibError) {
+    ///
+    /// A connection that does not `watchInput` reads only when `readPending()` is called: answers
+    /// to it wait in the socket instead of waking the agent when they arrive.
+    init(address: String? = nil, watchInput: Bool = true) throws(GLibError) {
         let busAddress: String
         if let address {
             busAddress = address
@@ -77,13 +80,15 @@ final class DirectBusConnection {
             if let context { g_main_context_unref(context) }
             throw error
         }
-        let source = g_unix_fd_source_new(descriptor, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue))!
-        let readable: GUnixFDSourceFunc = { _, _, userData in
-            Unmanaged<DirectBusConnection>.fromOpaque(userData!).takeUnretainedValue().readAvailable()
+        if watchInput {
+            let source = g_unix_fd_source_new(descriptor, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue))!
+            let readable: GUnixFDSourceFunc = { _, _, userData in
+                Unmanaged<DirectBusConnection>.fromOpaque(userData!).takeUnretainedValue().readAvailable()
+            }
+            g_source_set_callback(source, unsafeBitCast(readable, to: GSourceFunc.self), Unmanaged.passUnretained(self).toOpaque(), nil)
+            g_source_attach(source, context)
+            inputSource = source
         }
-        g_source_set_callback(source, unsafeBitCast(readable, to: GSourceFunc.self), Unmanaged.passUnretained(self).toOpaque(), nil)
-        g_source_attach(source, context)
-        inputSource = source
         // The bus answers nothing else before Hello; its reply (the unique name) is not needed.
         call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "Hello", nil) { _ in }
     }
@@ -156,6 +161,13 @@ final class DirectBusConnection {
         outgoing.append(contentsOf: UnsafeBufferPointer(start: blob, count: Int(size)))
         g_free(blob)
         return lastSerial
+    }
+
+    /// Reads and hands on whatever has arrived, without waiting (for a connection that does not
+    /// watch its input).
+    func readPending() {
+        guard failure == nil else { return }
+        _ = readAvailable()
     }
 
     /// Asks the bus to deliver signals matching `rule` (D-Bus match-rule syntax) to this connection.

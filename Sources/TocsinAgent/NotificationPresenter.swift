@@ -17,6 +17,13 @@ import TocsinCore
 /// A server that forgets a notification says so (NotificationClosed), and a new server is seen
 /// by its name changing owner; either way the next update asks for a new id.
 ///
+/// Updates without replies need another brake for a slow server, or they would pile up in the
+/// bus daemon's queue to it — ahead of the alert of a timer that rings. After each batch of
+/// countdown updates the presenter asks the server a cheap question on a second connection whose
+/// input it does not watch, and reads the answer at the next batch: until it is in, the server is
+/// behind, and countdown updates wait (only the newest kept). So a slow server gets fewer
+/// updates, and the answer costs no wake-up.
+///
 /// A missing or crashed notification server never stops the agent: the failure is logged once,
 /// and the next update tries again.
 final class NotificationPresenter {
@@ -44,6 +51,16 @@ final class NotificationPresenter {
     private let log: AgentLog
     private let appName: String
     private let connection: DirectBusConnection?
+    /// Carries the question after each batch; read only at the next batch (see above).
+    private let probe: DirectBusConnection?
+    /// When the last question was sent, while its answer is not in: the server is behind.
+    private var probeSentAt: Date?
+    /// Countdown updates held back while the server is behind, newest only.
+    private var deferredCountdowns: [UUID: NotificationContent] = [:]
+    /// Whether the current batch sent any update, so a question is worth asking.
+    private var batchSentUpdates = false
+    /// How long an unanswered question holds updates back before the presenter stops waiting.
+    static let probePatience = 10.0
     private var entries: [UUID: Entry] = [:]
     private var alarmsByServerID: [UInt32: UUID] = [:]
     /// The unique bus name of the notification server, the only sender whose signals count.
@@ -64,8 +81,11 @@ final class NotificationPresenter {
         } catch {
             log.warning("Notifications cannot be shown: \(error.message)")
             connection = nil
+            probe = nil
             return
         }
+        // Without it updates simply go unbraked, as they would with a fast server.
+        probe = try? DirectBusConnection(watchInput: false)
         connection?.onSignal = { [unowned self] signal in received(signal) }
         connection?.addMatch("type='signal',sender='\(Self.name)',interface='\(Self.name)',path='\(Self.path)'")
         connection?.addMatch("type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.name)'")
@@ -78,8 +98,50 @@ final class NotificationPresenter {
         }
     }
 
-    /// Shows `content` for alarm `id`, replacing what it showed before.
+    // MARK: Countdown batches
+
+    /// Starts a batch of per-second countdown updates: reads the answer to the last batch's
+    /// question, to know whether the server has caught up.
+    func beginCountdownBatch(now: Date = Date()) {
+        batchSentUpdates = false
+        probe?.readPending()
+        if let sent = probeSentAt, now.timeIntervalSince(sent) > Self.probePatience || probe?.failure != nil {
+            // Lost with a server that went away, or a server that never answers: stop waiting.
+            probeSentAt = nil
+        }
+    }
+
+    /// Shows a countdown's per-second `content`: at once while the server keeps up, else held
+    /// back (replacing what was held) until it has caught up.
+    func showCountdown(_ content: NotificationContent, for id: UUID) {
+        guard probeSentAt == nil else {
+            deferredCountdowns[id] = content
+            return
+        }
+        batchSentUpdates = true
+        show(content, for: id)
+    }
+
+    /// Ends a batch: once the server has caught up, sends what was held back and not replaced
+    /// in this batch, then asks the question whose answer the next batch reads.
+    func endCountdownBatch(now: Date = Date()) {
+        guard probeSentAt == nil else { return }
+        let held = deferredCountdowns
+        for (id, content) in held { showCountdown(content, for: id) }
+        guard batchSentUpdates, let probe else { return }
+        probeSentAt = now
+        probe.call(Self.name, Self.path, Self.name, "GetServerInformation", nil) { [weak self] result in
+            if case .success(let reply?) = result { g_variant_unref(reply) }
+            self?.probeSentAt = nil
+        }
+    }
+
+    // MARK: Showing
+
+    /// Shows `content` for alarm `id`, replacing what it showed before (and any countdown update
+    /// held back for it).
     func show(_ content: NotificationContent, for id: UUID) {
+        deferredCountdowns[id] = nil
         var entry = entries[id] ?? Entry()
         entry.withdrawn = false
         if entry.inFlight {
@@ -99,6 +161,7 @@ final class NotificationPresenter {
 
     /// Removes alarm `id`'s notification from the screen.
     func withdraw(_ id: UUID) {
+        deferredCountdowns[id] = nil
         guard var entry = entries[id] else { return }
         if entry.inFlight {
             // Its id is not known yet: close it when the Notify call returns.
@@ -227,6 +290,7 @@ final class NotificationPresenter {
             // Another server (or none) knows none of the ids: the next update of each asks anew.
             alarmsByServerID = [:]
             for id in entries.keys { entries[id]?.serverID = nil }
+            probeSentAt = nil
             return
         }
         // Only the server's own signals count: anyone could send this connection an ActionInvoked.

@@ -22,4 +22,37 @@ import Testing
         let titles = Set(fixture.session.notifications().map(\.summary))
         #expect((0..<60).allSatisfy { titles.contains("Timer \($0)") })
     }
+
+    /// Countdown updates go without replies; without a brake, a server slower than the updates
+    /// would fall further behind every second, and the alert of a timer that rings would wait
+    /// behind all of them. Here a server that needs 100 ms per notification gets twenty
+    /// countdowns (twice what it can draw) for eight seconds, and then a timer rings: its alert
+    /// must reach the server within a few seconds, not after eight seconds of queued updates.
+    /// With the brake at most a batch (2 s of drawing) is ahead of the new timer's first
+    /// notification and of its alert, so under 7 s; without it (measured by disabling it) the
+    /// alert took 14 s, and the wait grows by a second every second.
+    @Test func aSlowServerIsSentFewerUpdatesAndTheAlertIsNotStuckBehindThem() throws {
+        let fixture = try AgentSession("slow-server")
+        let dunst = try #require(fixture.session.childProcesses.first { $0.name == "dunst" && $0.isRunning })
+        dunst.terminate()
+        _ = dunst.waitForExit(timeout: .seconds(5))
+        let server = try fixture.session.launch(try AgentSession.binary("fake-notification-server"), ["--notify-delay-ms", "100"])
+        defer { server.terminate() }
+        #expect(fixture.eventually(timeout: 5) { server.standardOutput().contains("Ready") }, "\(server.standardError())")
+        #expect(fixture.eventually(timeout: 3) { fixture.agentLog.contains("fake-notification-server 1.0") }, "\(fixture.agentLog)")
+
+        for index in 0..<20 {
+            _ = try fixture.startTimer("\(600 + index)s", "--title", "Busy \(index)")
+        }
+        Thread.sleep(forTimeInterval: 8)
+        let id = try fixture.startTimer("1s", "--title", "Ring")
+        let due = Date().addingTimeInterval(1)
+        #expect(fixture.eventually(timeout: 15) { server.standardOutput().contains("|Ring|Time’s up") }, "the alert never reached the server")
+        let alertLate = Date().timeIntervalSince(due)
+        #expect(alertLate < 7, "the alert reached the slow server \(alertLate) s after the timer rang")
+        // Held-back updates are dropped for newer ones, never a countdown left out.
+        let busyLines = server.standardOutput().split(separator: "\n").filter { $0.contains("|Busy ") }
+        #expect((0..<20).allSatisfy { index in busyLines.contains { $0.contains("|Busy \(index)|") } })
+        #expect(try fixture.tocsin("stop", id).status == 0)
+    }
 }

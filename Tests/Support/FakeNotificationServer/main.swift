@@ -6,6 +6,9 @@ import GLibSupport
 // "actions"), as some minimal servers do. It owns org.freedesktop.Notifications, answers Notify
 // with increasing ids, and prints each notification as one line "<id>|<summary>|<body>" on
 // standard output, so a test sees what a user of such a server would read.
+//
+// `--notify-delay-ms N` makes it a slow server: each Notify blocks it for N ms before it answers,
+// as a server redrawing a crowded screen would.
 
 let introspection = """
     <node>
@@ -29,6 +32,9 @@ let introspection = """
 /// Hands out notification ids.
 final class Counter { var next: UInt32 = 1 }
 let counter = Counter()
+let arguments = CommandLine.arguments
+let notifyDelay: useconds_t = arguments.firstIndex(of: "--notify-delay-ms")
+    .flatMap { arguments.indices.contains($0 + 1) ? useconds_t(arguments[$0 + 1]) : nil }.map { $0 * 1000 } ?? 0
 
 let node = try! GLibError.check { g_dbus_node_info_new_for_xml(introspection, $0) }!
 var vtable = GDBusInterfaceVTable(
@@ -43,6 +49,7 @@ var vtable = GDBusInterfaceVTable(
             g_dbus_method_invocation_return_value(invocation, Variant.tuple(
                 ["fake-notification-server", "tocsin tests", "1.0", "1.2"].map { (text: String) -> OpaquePointer in g_variant_new_string(text) }))
         case "Notify":
+            if notifyDelay > 0 { usleep(notifyDelay) }
             let replaces = Variant.child(parameters!, 1)
             var id = g_variant_get_uint32(replaces)
             g_variant_unref(replaces)
