@@ -400,9 +400,10 @@ public final class Agent {
     /// Do-not-disturb modes that hide even critical alerts do not stop the ring; say so where the
     /// user will look, and how to stop it.
     private func warnIfAlertIsHidden(_ alarm: Alarm) {
-        serverMonitor.refresh()
-        if case .on(true, let how) = serverMonitor.doNotDisturb {
-            log.warning("“\(alarm.title)” is ringing, but its alert is hidden (\(how)). Stop it with “tocsin stop”.")
+        serverMonitor.refresh { [unowned self] in
+            if case .on(true, let how) = serverMonitor.doNotDisturb {
+                log.warning("“\(alarm.title)” is ringing, but its alert is hidden (\(how)). Stop it with “tocsin stop”.")
+            }
         }
     }
 

@@ -40,7 +40,7 @@ final class DirectBusConnection {
     private var incoming: [UInt8] = []
     private var lastSerial: UInt32 = 0
     /// Reply handlers and their timeouts, by the serial of the call they answer.
-    private var pending: [UInt32: (handler: (Result<OpaquePointer?, GLibError>) -> Void, timeout: TimeoutHandle)] = [:]
+    private var pending: [UInt32: (handler: (Result<OpaquePointer?, GLibError>) -> Void, timeout: TimeoutHandle?)] = [:]
     /// Why the connection stopped working, once it did.
     private(set) var failure: String?
 
@@ -89,23 +89,26 @@ final class DirectBusConnection {
             g_source_attach(source, context)
             inputSource = source
         }
-        // The bus answers nothing else before Hello; its reply (the unique name) is not needed.
-        call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "Hello", nil) { _ in }
+        // The bus answers nothing else before Hello; its reply (the unique name) is not needed,
+        // and waits unread on a connection that does not watch its input — without a timer
+        // that would wake the agent to give up on it.
+        call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "Hello", nil, timeout: nil) { _ in }
     }
 
     deinit {
         stopWatching()
-        for (_, entry) in pending { entry.timeout.cancel() }
+        for (_, entry) in pending { entry.timeout?.cancel() }
         g_io_stream_close(stream, nil, nil)
         g_object_unref(stream)
         if let context { g_main_context_unref(context) }
     }
 
     /// Calls `member`; `reply` gets the reply's body (owned by the handler) or the error, on the
-    /// main loop. Without `reply` the call is sent with NO_REPLY_EXPECTED: the peer answers
-    /// nothing, and nothing wakes the agent.
+    /// main loop — or a failure once `timeout` seconds passed without one (`nil`: it waits as
+    /// long as it takes, with no timer). Without `reply` the call is sent with
+    /// NO_REPLY_EXPECTED: the peer answers nothing, and nothing wakes the agent.
     func call(_ destination: String, _ path: String, _ interface: String, _ member: String, _ body: OpaquePointer?,
-              reply: ((Result<OpaquePointer?, GLibError>) -> Void)? = nil) {
+              timeout: Double? = DirectBusConnection.replyTimeout, reply: ((Result<OpaquePointer?, GLibError>) -> Void)? = nil) {
         guard failure == nil else {
             if let body { g_variant_unref(g_variant_ref_sink(body)) }
             reply?(.failure(GLibError(message: failure!)))
@@ -123,11 +126,13 @@ final class DirectBusConnection {
             return
         }
         if let reply {
-            let timeout = MainLoop.after(seconds: Self.replyTimeout) { [weak self] in
-                guard let entry = self?.pending.removeValue(forKey: serial) else { return }
-                entry.handler(.failure(GLibError(message: "\(member) got no reply within \(Int(Self.replyTimeout)) s")))
+            let timer = timeout.map { seconds in
+                MainLoop.after(seconds: seconds) { [weak self] in
+                    guard let entry = self?.pending.removeValue(forKey: serial) else { return }
+                    entry.handler(.failure(GLibError(message: "\(member) got no reply within \(Int(seconds)) s")))
+                }
             }
-            pending[serial] = (reply, timeout)
+            pending[serial] = (reply, timer)
         }
         flushSoon()
     }
@@ -328,7 +333,7 @@ final class DirectBusConnection {
         }
         guard type == G_DBUS_MESSAGE_TYPE_METHOD_RETURN || type == G_DBUS_MESSAGE_TYPE_ERROR,
               let entry = pending.removeValue(forKey: g_dbus_message_get_reply_serial(message)) else { return }
-        entry.timeout.cancel()
+        entry.timeout?.cancel()
         if type == G_DBUS_MESSAGE_TYPE_ERROR {
             var error: UnsafeMutablePointer<GError>?
             g_dbus_message_to_gerror(message, &error)
@@ -355,7 +360,7 @@ final class DirectBusConnection {
         let waiting = pending
         pending = [:]
         for (_, entry) in waiting {
-            entry.timeout.cancel()
+            entry.timeout?.cancel()
             entry.handler(.failure(GLibError(message: reason)))
         }
     }

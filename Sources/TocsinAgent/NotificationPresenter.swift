@@ -130,7 +130,9 @@ final class NotificationPresenter {
         for (id, content) in held { showCountdown(content, for: id) }
         guard batchSentUpdates, let probe else { return }
         probeSentAt = now
-        probe.call(Self.name, Self.path, Self.name, "GetServerInformation", nil) { [weak self] result in
+        // No timer: the answer is read at the next batch, and `probePatience` covers one that
+        // never comes; a timer would wake the agent after the last countdown ended.
+        probe.call(Self.name, Self.path, Self.name, "GetServerInformation", nil, timeout: nil) { [weak self] result in
             if case .success(let reply?) = result { g_variant_unref(reply) }
             self?.probeSentAt = nil
         }

@@ -48,6 +48,8 @@ final class NotificationServerMonitor {
     private var subscriptions: [guint] = []
     private var gnomeSettings: UnsafeMutablePointer<GSettings>?
     private var reportedState: (server: Server?, dnd: DoNotDisturb)?
+    private var refreshGeneration = 0
+    private var waitingForRefresh: [() -> Void] = []
 
     private static let notificationsName = "org.freedesktop.Notifications"
     private static let notificationsPath = "/org/freedesktop/Notifications"
@@ -89,15 +91,38 @@ final class NotificationServerMonitor {
         if let gnomeSettings { g_object_unref(UnsafeMutableRawPointer(gnomeSettings)) }
     }
 
-    /// Asks the server again; also called before an alert is shown, since not every server
-    /// announces its changes.
-    func refresh() {
-        server = queryServer()
-        doNotDisturb = server.map(queryDoNotDisturb) ?? .unknown
+    /// Asks the server again, then calls `completion` on the main loop once the answers are in.
+    /// Also called before an alert is shown, since not every server announces its changes.
+    ///
+    /// Nothing here waits for the server: a server busy drawing a second's countdown updates
+    /// answers late, and the agent's main loop — which rings the next alarm — must not wait with
+    /// it. When refreshes overlap, the newest answers count and every completion runs after them.
+    func refresh(then completion: @escaping () -> Void = {}) {
+        refreshGeneration += 1
+        let generation = refreshGeneration
+        waitingForRefresh.append(completion)
+        queryServer { [weak self] server in
+            guard let self else { return }
+            guard let server else { return finishRefresh(generation, server: nil, doNotDisturb: .unknown) }
+            queryDoNotDisturb(of: server) { [weak self] state in
+                self?.finishRefresh(generation, server: server, doNotDisturb: state)
+            }
+        }
+    }
+
+    private func finishRefresh(_ generation: Int, server: Server?, doNotDisturb: DoNotDisturb) {
+        // An older refresh's answers are stale once a newer one is under way.
+        guard generation == refreshGeneration else { return }
+        self.server = server
+        self.doNotDisturb = doNotDisturb
         reportIfChanged()
+        let completions = waitingForRefresh
+        waitingForRefresh = []
+        for completion in completions { completion() }
     }
 
     private func serverVanished() {
+        refreshGeneration += 1
         server = nil
         doNotDisturb = .unknown
         reportIfChanged()
@@ -123,57 +148,57 @@ final class NotificationServerMonitor {
         onChange()
     }
 
-    private func queryServer() -> Server? {
-        guard let info = call(Self.notificationsName, Self.notificationsPath, Self.notificationsName, "GetServerInformation") else { return nil }
-        defer { g_variant_unref(info) }
-        guard String(cString: g_variant_get_type_string(info)) == "(ssss)" else { return nil }
-        let capabilitiesReply = call(Self.notificationsName, Self.notificationsPath, Self.notificationsName, "GetCapabilities")
-        defer { if let capabilitiesReply { g_variant_unref(capabilitiesReply) } }
-        var capabilities: Set<String> = []
-        if let capabilitiesReply, String(cString: g_variant_get_type_string(capabilitiesReply)) == "(as)" {
-            let list = Variant.child(capabilitiesReply, 0)
-            for index in 0..<g_variant_n_children(list) {
-                let item = g_variant_get_child_value(list, index)!
-                capabilities.insert(String(cString: g_variant_get_string(item, nil)))
-                g_variant_unref(item)
+    private func queryServer(_ completion: @escaping (Server?) -> Void) {
+        call(Self.notificationsName, Self.notificationsPath, Self.notificationsName, "GetServerInformation") { [weak self] info in
+            guard let self, let info, String(cString: g_variant_get_type_string(info)) == "(ssss)" else { return completion(nil) }
+            let server = Server(name: Variant.string(in: info, at: 0), vendor: Variant.string(in: info, at: 1),
+                                version: Variant.string(in: info, at: 2), capabilities: [])
+            call(Self.notificationsName, Self.notificationsPath, Self.notificationsName, "GetCapabilities") { reply in
+                var withCapabilities = server
+                if let reply, String(cString: g_variant_get_type_string(reply)) == "(as)" {
+                    withCapabilities.capabilities = Set(Self.strings(in: reply))
+                }
+                completion(withCapabilities)
             }
-            g_variant_unref(list)
         }
-        return Server(name: Variant.string(in: info, at: 0), vendor: Variant.string(in: info, at: 1),
-                      version: Variant.string(in: info, at: 2), capabilities: capabilities)
     }
 
-    private func queryDoNotDisturb(of server: Server) -> DoNotDisturb {
+    private func queryDoNotDisturb(of server: Server, _ completion: @escaping (DoNotDisturb) -> Void) {
         switch server.name.lowercased() {
         case "dunst":
-            return property(Self.notificationsPath, "org.dunstproject.cmd0", "paused").map {
-                $0 ? .on(hidesAlerts: true, how: "dunst is paused") : .off
-            } ?? .unknown
-        case "plasma":
-            return property(Self.notificationsPath, Self.notificationsName, "Inhibited").map {
-                $0 ? .on(hidesAlerts: false, how: "Plasma's do not disturb") : .off
-            } ?? .unknown
-        case "gnome-shell":
-            return gnomeShowsBanners().map { $0 ? .off : .on(hidesAlerts: false, how: "GNOME's do not disturb (banners off)") } ?? .unknown
-        case "mako":
-            guard let reply = call("org.freedesktop.Notifications", "/fr/emersion/Mako", "fr.emersion.Mako", "ListModes") else { return .unknown }
-            defer { g_variant_unref(reply) }
-            guard String(cString: g_variant_get_type_string(reply)) == "(as)" else { return .unknown }
-            let modes = Variant.child(reply, 0)
-            defer { g_variant_unref(modes) }
-            let names = (0..<g_variant_n_children(modes)).map { index in
-                let item = g_variant_get_child_value(modes, index)!
-                defer { g_variant_unref(item) }
-                return String(cString: g_variant_get_string(item, nil))
+            property(Self.notificationsPath, "org.dunstproject.cmd0", "paused") { paused in
+                completion(paused.map { $0 ? .on(hidesAlerts: true, how: "dunst is paused") : .off } ?? .unknown)
             }
-            return names.contains("do-not-disturb") ? .on(hidesAlerts: true, how: "mako's do-not-disturb mode") : .off
+        case "plasma":
+            property(Self.notificationsPath, Self.notificationsName, "Inhibited") { inhibited in
+                completion(inhibited.map { $0 ? .on(hidesAlerts: false, how: "Plasma's do not disturb") : .off } ?? .unknown)
+            }
+        case "gnome-shell":
+            completion(gnomeShowsBanners().map { $0 ? .off : .on(hidesAlerts: false, how: "GNOME's do not disturb (banners off)") } ?? .unknown)
+        case "mako":
+            call("org.freedesktop.Notifications", "/fr/emersion/Mako", "fr.emersion.Mako", "ListModes") { reply in
+                guard let reply, String(cString: g_variant_get_type_string(reply)) == "(as)" else { return completion(.unknown) }
+                completion(Self.strings(in: reply).contains("do-not-disturb") ? .on(hidesAlerts: true, how: "mako's do-not-disturb mode") : .off)
+            }
         case "xfce notify daemon":
-            guard let reply = call("org.xfce.Xfconf", "/org/xfce/Xfconf", "org.xfce.Xfconf", "GetProperty",
-                                   Variant.tuple([g_variant_new_string("xfce4-notifyd"), g_variant_new_string("/do-not-disturb")])) else { return .off }
-            defer { g_variant_unref(reply) }
-            return boolChild(reply) == true ? .on(hidesAlerts: false, how: "xfce4-notifyd's do not disturb") : .off
+            call("org.xfce.Xfconf", "/org/xfce/Xfconf", "org.xfce.Xfconf", "GetProperty",
+                 Variant.tuple([g_variant_new_string("xfce4-notifyd"), g_variant_new_string("/do-not-disturb")])) { [weak self] reply in
+                guard let reply else { return completion(.off) }
+                completion(self?.boolChild(reply) == true ? .on(hidesAlerts: false, how: "xfce4-notifyd's do not disturb") : .off)
+            }
         default:
-            return .unknown
+            completion(.unknown)
+        }
+    }
+
+    /// The strings of an `(as)` reply.
+    private static func strings(in reply: OpaquePointer) -> [String] {
+        let list = Variant.child(reply, 0)
+        defer { g_variant_unref(list) }
+        return (0..<g_variant_n_children(list)).map { index in
+            let item = g_variant_get_child_value(list, index)!
+            defer { g_variant_unref(item) }
+            return String(cString: g_variant_get_string(item, nil))
         }
     }
 
@@ -195,12 +220,12 @@ final class NotificationServerMonitor {
         Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().refresh()
     }
 
-    /// A boolean D-Bus property of the notification server.
-    private func property(_ path: String, _ interface: String, _ name: String) -> Bool? {
-        guard let reply = call(Self.notificationsName, path, "org.freedesktop.DBus.Properties", "Get",
-                               Variant.tuple([g_variant_new_string(interface), g_variant_new_string(name)])) else { return nil }
-        defer { g_variant_unref(reply) }
-        return boolChild(reply)
+    /// A boolean D-Bus property of the notification server, or `nil`.
+    private func property(_ path: String, _ interface: String, _ name: String, _ completion: @escaping (Bool?) -> Void) {
+        call(Self.notificationsName, path, "org.freedesktop.DBus.Properties", "Get",
+             Variant.tuple([g_variant_new_string(interface), g_variant_new_string(name)])) { [weak self] reply in
+            completion(reply.flatMap { self?.boolChild($0) })
+        }
     }
 
     /// The boolean inside a `(v)` reply.
@@ -212,13 +237,30 @@ final class NotificationServerMonitor {
         return nil
     }
 
-    /// A synchronous call with a short timeout; `nil` when it fails (the server lacks it).
-    private func call(_ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: OpaquePointer? = nil) -> OpaquePointer? {
-        guard let connection else { return nil }
-        var error: UnsafeMutablePointer<GError>?
-        let reply = g_dbus_connection_call_sync(connection, destination, path, interface, method, arguments, nil,
-                                                G_DBUS_CALL_FLAGS_NO_AUTO_START, 1000, nil, &error)
-        if let error { g_error_free(error) }
-        return reply
+    /// An asynchronous call with a short timeout; `completion` gets the reply (valid during the
+    /// completion only), or `nil` when it failed (the server lacks it, or is gone).
+    private func call(_ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: OpaquePointer? = nil,
+                      _ completion: @escaping (OpaquePointer?) -> Void) {
+        guard let connection else {
+            if let arguments { g_variant_unref(g_variant_ref_sink(arguments)) }
+            return completion(nil)
+        }
+        g_dbus_connection_call(
+            connection, destination, path, interface, method, arguments, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 1000, nil,
+            { source, result, userData in
+                let completion = Unmanaged<ReplyBox>.fromOpaque(userData!).takeRetainedValue().completion
+                var error: UnsafeMutablePointer<GError>?
+                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
+                if let error { g_error_free(error) }
+                completion(reply)
+                if let reply { g_variant_unref(reply) }
+            },
+            Unmanaged.passRetained(ReplyBox(completion)).toOpaque())
+    }
+
+    /// Carries a call's completion through GDBus's `gpointer`.
+    private final class ReplyBox {
+        let completion: (OpaquePointer?) -> Void
+        init(_ completion: @escaping (OpaquePointer?) -> Void) { self.completion = completion }
     }
 }
