@@ -37,6 +37,10 @@ public final class AlarmJournal: @unchecked Sendable {
     public let fileURL: URL
     /// How many changes the journal holds.
     public private(set) var count = 0
+    /// The journal's length after this process last left it ending on a whole line; `nil` until
+    /// then. While the file still has that length, no crash tore its tail since, and the tail
+    /// need not be read again before appending.
+    private var lengthLeftWhole: off_t?
 
     /// The journal in `directory`.
     public init(directory: URL) {
@@ -45,6 +49,7 @@ public final class AlarmJournal: @unchecked Sendable {
 
     /// The changes in the journal, in the order they were made.
     public func read() -> ReadOutcome {
+        lengthLeftWhole = nil
         guard let data = FileManager.default.contents(atPath: fileURL.path) else {
             count = 0
             return .read([])
@@ -81,19 +86,25 @@ public final class AlarmJournal: @unchecked Sendable {
             }
             data.append(UInt8(ascii: "\n"))
         }
-        let directory = fileURL.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StoreError("Could not save the alarms to \(fileURL.path): could not create the directory \(directory.path): \(error.localizedDescription)")
+        var descriptor = open(fileURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        if descriptor < 0 && errno == ENOENT {
+            // The directory is made only when missing: looking for it on every change costs.
+            let directory = fileURL.deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw StoreError("Could not save the alarms to \(fileURL.path): could not create the directory \(directory.path): \(error.localizedDescription)")
+            }
+            descriptor = open(fileURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         }
-        let descriptor = open(fileURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Self.failure("open", fileURL) }
         defer { close(descriptor) }
         let length = data.count
         // A torn tail left by a crash must not glue onto the first new line: cut it off first.
-        let start = Self.endOfLastWholeLine(of: fileURL)
-        if start != lseek(descriptor, 0, SEEK_END) {
+        let end = lseek(descriptor, 0, SEEK_END)
+        let start = end == lengthLeftWhole ? end : Self.endOfLastWholeLine(of: fileURL)
+        lengthLeftWhole = nil
+        if start != end {
             guard ftruncate(descriptor, start) == 0 else { throw Self.failure("truncate", fileURL) }
         }
         var written = 0
@@ -111,12 +122,14 @@ public final class AlarmJournal: @unchecked Sendable {
             _ = ftruncate(descriptor, off_t(start))
             throw Self.failure("flush", fileURL)
         }
+        lengthLeftWhole = start + off_t(length)
         count += changes.count
     }
 
     /// Empties the journal, once its changes are in a snapshot.
     public func clear() {
         unlink(fileURL.path)
+        lengthLeftWhole = 0
         count = 0
     }
 
