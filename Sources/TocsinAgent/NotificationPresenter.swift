@@ -285,7 +285,10 @@ final class NotificationPresenter {
 
     private func received(_ signal: DirectBusConnection.Signal) {
         guard let parameters = signal.body else { return }
+        // The bus daemon stamps every message with its true sender, so a signal claiming to be
+        // the bus's, or the server's, from anyone else is ignored: it could otherwise press Stop.
         if signal.member == "NameOwnerChanged", signal.interface == "org.freedesktop.DBus" {
+            guard signal.sender == "org.freedesktop.DBus" else { return }
             guard g_variant_is_of_type(parameters, Variant.type("(sss)")) != 0, Variant.string(in: parameters, at: 0) == Self.name else { return }
             let newOwner = Variant.string(in: parameters, at: 2)
             serverOwner = newOwner.isEmpty ? nil : newOwner

@@ -118,4 +118,34 @@ import TocsinCore
         }
         commandLine.terminate()
     }
+
+    /// The agent acts on a notification's buttons only when the notification server says they
+    /// were pressed. Another client can send the agent's notification connection an
+    /// `ActionInvoked` of its own, or a `NameOwnerChanged` naming itself the server; the bus
+    /// stamps both with their true sender, and the agent ignores them: the alarm keeps ringing.
+    @Test func aForgedButtonPressFromAnotherClientStopsNothing() throws {
+        let fixture = try AgentSession("forged-press")
+        let id = try fixture.startTimer("1s", "--title", "Forged")
+        let alert = try fixture.waitForNotification(titled: "Forged") { $0.urgency == 2 }
+        let forger = try BusClient(address: fixture.session.busAddress, appID: nil, watching: false, context: g_main_context_default())
+        let forgerName = String(cString: g_dbus_connection_get_unique_name(forger.connection))
+        func send(_ member: String, _ interface: String, _ path: String, _ arguments: OpaquePointer) throws {
+            _ = try GLibError.check {
+                g_dbus_connection_emit_signal(forger.connection, alert.sender, path, interface, member, arguments, $0)
+            }
+        }
+        try send("ActionInvoked", "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                 Variant.tuple([g_variant_new_uint32(alert.id), g_variant_new_string("stop")]))
+        try send("NameOwnerChanged", "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                 Variant.tuple([g_variant_new_string("org.freedesktop.Notifications"), g_variant_new_string(""), g_variant_new_string(forgerName)]))
+        try send("ActionInvoked", "org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                 Variant.tuple([g_variant_new_uint32(alert.id), g_variant_new_string("stop")]))
+        g_dbus_connection_flush_sync(forger.connection, nil, nil)
+        Thread.sleep(forTimeInterval: 0.5)
+
+        #expect(try fixture.alarm(id)?.string("state") == "alerting", "a forged button press stopped the alarm")
+        // The real button still works: the forgery did not take the server's place.
+        try fixture.session.clickAction(label: "Stop", onNotification: alert.id)
+        #expect(fixture.eventually(timeout: 5) { (try? fixture.alarm(id)) == nil }, "the real Stop button did nothing")
+    }
 }

@@ -110,11 +110,10 @@ enum RequestPipeline {
                 book.shiftElapsedTimeCountdowns(by: offset)
                 events = book.advance(to: now)
             default:
-                // A countdown second: what the display shows changes.
-                for alarm in book.countingDown {
-                    if case .countdown(let phase) = alarm.state {
-                        now = max(now, CountdownClock.nextDisplayChange(fireDate: phase.fireDate, after: now))
-                    }
+                // A countdown tick: the clock's next whole second, when every countdown on screen
+                // is updated.
+                if !book.countingDown.isEmpty {
+                    now = CountdownClock.nextTick(after: now)
                 }
                 events = book.advance(to: now)
             }
@@ -183,16 +182,18 @@ enum RequestPipeline {
                 _ = fireTime.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
             }
         }
-        // Agent.rearm: the wall-clock timer is armed for the next deadline or countdown second,
+        // Agent.rearm: the wall-clock timer is armed for the next deadline or countdown tick,
         // the wake timer for the next alarm, both through DeadlineTimer.arm.
         var next = book.nextDeadline
-        for alarm in book.countingDown {
-            guard case .countdown(let phase) = alarm.state else { continue }
-            let change = CountdownClock.nextDisplayChange(fireDate: phase.fireDate, after: now)
-            next = min(next ?? change, change)
+        if !book.countingDown.isEmpty {
+            let tick = CountdownClock.nextTick(after: now)
+            next = min(next ?? tick, tick)
         }
         DeadlineTimerModel.arm(at: next)
-        DeadlineTimerModel.arm(at: book.alarms.lazy.filter { $0.kind == .alarm }.compactMap(\.fireDate).min())
+        DeadlineTimerModel.arm(at: book.nextAlarmFireDate)
+        // The book's indexes answer what a look at every alarm would.
+        precondition(book.nextAlarmFireDate == book.alarms.lazy.filter { $0.kind == .alarm }.compactMap(\.fireDate).min())
+        precondition(book.nextDeadline == book.alarms.compactMap(\.nextDeadline).min())
         // `tocsin list` and `tocsin show` describe every alarm.
         for alarm in book.alarms {
             _ = alarm.schedule?.description(in: book.timeZone)
