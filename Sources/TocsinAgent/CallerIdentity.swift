@@ -27,6 +27,9 @@ final class CallerIdentifier {
     /// The sandbox each unique bus name runs in (`nil`: none), by unique bus name: a process
     /// cannot leave its sandbox, and signals identify every watcher on every change.
     private var sandboxes: [String: String?] = [:]
+    /// The executable name of each unique bus name's process, looked up once (a readlink of
+    /// /proc/PID/exe on every signal to a watcher showed in profiles).
+    private var executableNames: [String: String] = [:]
     private let processID: (String) -> pid_t?
     private let procRoot: String
 
@@ -54,7 +57,12 @@ final class CallerIdentifier {
         if let appID = declared[sender] {
             return Caller(appID: appID, isSandboxed: false)
         }
-        return Caller(appID: pid.flatMap(executableName) ?? "unknown", isSandboxed: false)
+        if let known = executableNames[sender] {
+            return Caller(appID: known, isSandboxed: false)
+        }
+        guard let pid, let name = executableName(of: pid) else { return Caller(appID: "unknown", isSandboxed: false) }
+        executableNames[sender] = name
+        return Caller(appID: name, isSandboxed: false)
     }
 
     /// Records the id `sender` declared; a sandboxed caller may only declare its own.
@@ -76,6 +84,7 @@ final class CallerIdentifier {
         declared[sender] = nil
         processIDs[sender] = nil
         sandboxes[sender] = nil
+        executableNames[sender] = nil
     }
 
     /// The Flatpak application id of `pid` from its sandbox's /.flatpak-info, if it runs in one.

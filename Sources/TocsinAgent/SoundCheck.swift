@@ -5,7 +5,9 @@ import TocsinCore
 /// sees now rather than a silent alarm later.
 enum SoundCheck {
     /// Why `sound` cannot be played, or `nil` when it can (as far as can be told without playing it).
-    static func problem(with sound: AlarmSound, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+    /// Theme sounds are looked for in the XDG data directories of `environment` (by default the
+    /// process's, read only then: building it costs more than the rest of a Schedule call).
+    static func problem(with sound: AlarmSound, environment: [String: String]? = nil) -> String? {
         switch sound {
         case .standard:
             return nil
@@ -31,7 +33,7 @@ enum SoundCheck {
             let header = (try? handle.read(upToCount: 64)) ?? Data()
             return problem(withHeader: [UInt8](header), path: path)
         case .themeEvent(let id):
-            return themeFile(for: id, environment: environment) == nil
+            return themeFile(for: id, environment: environment ?? ProcessInfo.processInfo.environment) == nil
                 ? "No installed sound theme has the sound “\(id)” (theme sounds live in /usr/share/sounds/<theme>/stereo/)."
                 : nil
         }
