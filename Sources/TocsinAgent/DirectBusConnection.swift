@@ -92,7 +92,9 @@ final class DirectBusConnection {
         // The bus answers nothing else before Hello; its reply (the unique name) is not needed,
         // and waits unread on a connection that does not watch its input — without a timer
         // that would wake the agent to give up on it.
-        call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "Hello", nil, timeout: nil) { _ in }
+        call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "Hello", nil, timeout: nil) { result in
+            if case .success(let reply?) = result { g_variant_unref(reply) }
+        }
     }
 
     deinit {
