@@ -337,8 +337,9 @@ public final class Agent {
             }
             switch event.kind {
             case .fired:
-                // Last: it asks the notification server (synchronously), which may be busy
-                // drawing the second's countdown updates; the signal and the alert must not wait.
+                // Last: it asks the notification server about do-not-disturb, which a server
+                // busy drawing the second's countdown updates answers late; the signal and the
+                // alert are out by then (the warning follows when the answer comes).
                 warnIfAlertIsHidden(alarm)
             case .unacknowledged:
                 presenter.announce(contentWriter.unacknowledgedNotice(for: alarm))
