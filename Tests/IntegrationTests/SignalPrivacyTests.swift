@@ -1,3 +1,4 @@
+import BusTestSupport
 import CGLib
 import Foundation
 import GLibSupport
@@ -16,7 +17,7 @@ import TocsinCore
         private(set) var heard: [String] = []
         private var subscriptions: [guint] = []
 
-        init(address: String, appID: String?, watching: Bool, context: OpaquePointer) throws {
+        init(address: String, appID: String?, watching: Bool) throws {
             let flags = GDBusConnectionFlags(G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
             connection = try #require(try GLibError.check { g_dbus_connection_new_for_address_sync(address, flags, nil, nil, $0) })
             for signal in AlarmsSignal.allCases {
@@ -67,56 +68,41 @@ import TocsinCore
         }
     }
 
-    /// Runs `context` until `condition` holds or `seconds` pass; the last value of `condition`.
-    @discardableResult
-    static func iterate(_ context: OpaquePointer, for seconds: Double, until condition: () -> Bool = { false }) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() && Date() < deadline {
-            while g_main_context_iteration(context, 0) != 0 {}
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return condition()
-    }
-
     @Test func eachApplicationHearsOnlyOfItsOwnAlarms() throws {
         let fixture = try AgentSession("signal-privacy")
-        let context = g_main_context_new()!
-        g_main_context_push_thread_default(context)
-        defer {
-            g_main_context_pop_thread_default(context)
-            g_main_context_unref(context)
-        }
-        let address = fixture.session.busAddress
-        let cook = try BusClient(address: address, appID: "org.example.Cook", watching: true, context: context)
-        let other = try BusClient(address: address, appID: "org.example.Other", watching: true, context: context)
-        let listener = try BusClient(address: address, appID: "org.example.Listener", watching: false, context: context)
-        let commandLine = try fixture.session.launch(try AgentSession.binary("tocsin"), ["watch", "--json"])
-        Thread.sleep(forTimeInterval: 0.3)
-        for app in ["org.example.Cook", "org.example.Other"] {
-            #expect(try fixture.tocsin("auth", "grant", app).status == 0)
-        }
+        try withOwnMainContext { context in
+            let address = fixture.session.busAddress
+            let cook = try BusClient(address: address, appID: "org.example.Cook", watching: true)
+            let other = try BusClient(address: address, appID: "org.example.Other", watching: true)
+            let listener = try BusClient(address: address, appID: "org.example.Listener", watching: false)
+            let commandLine = try fixture.session.launch(try AgentSession.binary("tocsin"), ["watch", "--json"])
+            Thread.sleep(forTimeInterval: 0.3)
+            for app in ["org.example.Cook", "org.example.Other"] {
+                #expect(try fixture.tocsin("auth", "grant", app).status == 0)
+            }
 
-        let cooksID = try #require(try cook.scheduleTimer("Cook's secret"))
-        _ = try #require(try other.scheduleTimer("Other's own"))
-        let usersID = try fixture.startTimer("10m", "--title", "The user's")
-        #expect(try fixture.tocsin("cancel", cooksID).status == 0)
-        #expect(try fixture.tocsin("auth", "revoke", "org.example.Cook").status == 0)
-        #expect(try fixture.tocsin("cancel", usersID).status == 0)
-        Self.iterate(context, for: 5) { cook.heard.count >= 4 && other.heard.count >= 2 }
-        // Anything sent to the wrong place would have arrived by now, with the right ones.
-        Self.iterate(context, for: 0.5)
+            let cooksID = try #require(try cook.scheduleTimer("Cook's secret"))
+            _ = try #require(try other.scheduleTimer("Other's own"))
+            let usersID = try fixture.startTimer("10m", "--title", "The user's")
+            #expect(try fixture.tocsin("cancel", cooksID).status == 0)
+            #expect(try fixture.tocsin("auth", "revoke", "org.example.Cook").status == 0)
+            #expect(try fixture.tocsin("cancel", usersID).status == 0)
+            runMainContext(context, for: 5) { cook.heard.count >= 4 && other.heard.count >= 2 }
+            // Anything sent to the wrong place would have arrived by now, with the right ones.
+            runMainContext(context, for: 0.5)
 
-        #expect(cook.heard == [
-            "AuthorizationChanged org.example.Cook authorized", "Changed scheduled Cook's secret",
-            "Removed cancelled Cook's secret", "AuthorizationChanged org.example.Cook denied",
-        ])
-        #expect(other.heard == ["AuthorizationChanged org.example.Other authorized", "Changed scheduled Other's own"])
-        #expect(listener.heard.isEmpty, "a client that did not call Watch heard: \(listener.heard)")
-        let seenByCommandLine = commandLine.standardOutput()
-        for title in ["Cook's secret", "Other's own", "The user's"] {
-            #expect(seenByCommandLine.contains(title), "tocsin watch did not see “\(title)”: \(seenByCommandLine)")
+            #expect(cook.heard == [
+                "AuthorizationChanged org.example.Cook authorized", "Changed scheduled Cook's secret",
+                "Removed cancelled Cook's secret", "AuthorizationChanged org.example.Cook denied",
+            ])
+            #expect(other.heard == ["AuthorizationChanged org.example.Other authorized", "Changed scheduled Other's own"])
+            #expect(listener.heard.isEmpty, "a client that did not call Watch heard: \(listener.heard)")
+            let seenByCommandLine = commandLine.standardOutput()
+            for title in ["Cook's secret", "Other's own", "The user's"] {
+                #expect(seenByCommandLine.contains(title), "tocsin watch did not see “\(title)”: \(seenByCommandLine)")
+            }
+            commandLine.terminate()
         }
-        commandLine.terminate()
     }
 
     /// The agent acts on a notification's buttons only when the notification server says they
@@ -127,7 +113,7 @@ import TocsinCore
         let fixture = try AgentSession("forged-press")
         let id = try fixture.startTimer("1s", "--title", "Forged")
         let alert = try fixture.waitForNotification(titled: "Forged") { $0.urgency == 2 }
-        let forger = try BusClient(address: fixture.session.busAddress, appID: nil, watching: false, context: g_main_context_default())
+        let forger = try BusClient(address: fixture.session.busAddress, appID: nil, watching: false)
         let forgerName = String(cString: g_dbus_connection_get_unique_name(forger.connection))
         func send(_ member: String, _ interface: String, _ path: String, _ arguments: OpaquePointer) throws {
             _ = try GLibError.check {

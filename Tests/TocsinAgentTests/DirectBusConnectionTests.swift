@@ -9,28 +9,11 @@ import Testing
 /// errors matched to their calls, signals, messages larger than the socket's buffer, and a bus
 /// that goes away.
 @Suite(.serialized) struct DirectBusConnectionTests {
-    /// Runs `context` until `condition` holds or `seconds` pass; the last value of `condition`.
-    @discardableResult
-    static func iterate(_ context: OpaquePointer, for seconds: Double, until condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() && Date() < deadline {
-            while g_main_context_iteration(context, 0) != 0 {}
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return condition()
-    }
-
     /// Runs `body` with a bus and a main context of its own, pushed as this thread's default.
     static func withBus(_ body: (PrivateBus, OpaquePointer) throws -> Void) throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
-        let context = g_main_context_new()!
-        g_main_context_push_thread_default(context)
-        defer {
-            g_main_context_pop_thread_default(context)
-            g_main_context_unref(context)
-        }
-        try body(bus, context)
+        try withOwnMainContext { context in try body(bus, context) }
     }
 
     @Test func callsGetTheirOwnRepliesAndErrors() throws {
@@ -56,7 +39,7 @@ import Testing
             connection.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
                             Variant.tuple([g_variant_new_string("org.example.Unowned")]), reply: record("unowned"))
 
-            Self.iterate(context, for: 5) { answers.count == 3 }
+            runMainContext(context, for: 5) { answers.count == 3 }
             #expect(answers.sorted() == [
                 "nobody: org.freedesktop.DBus.Error.ServiceUnknown",
                 "owner: org.freedesktop.DBus",
@@ -78,7 +61,7 @@ import Testing
             // A round trip after AddMatch: once its answer is in, the rule is in place.
             var ready = false
             connection.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", nil) { _ in ready = true }
-            Self.iterate(context, for: 5) { ready }
+            runMainContext(context, for: 5) { ready }
 
             let emitter = try bus.connect()
             defer { g_object_unref(UnsafeMutableRawPointer(emitter)) }
@@ -91,7 +74,7 @@ import Testing
             }
             g_dbus_connection_flush_sync(emitter, nil, nil)
 
-            Self.iterate(context, for: 5) { received.count == 3 }
+            runMainContext(context, for: 5) { received.count == 3 }
             #expect(received == ["Tick", "Tock", "Tick"].enumerated().map { index, member in
                 "\(member) /org/example/Clock \(["one", "two", "three"][index]) from \(emitterName)"
             })
@@ -115,7 +98,7 @@ import Testing
                 }
             }
 
-            Self.iterate(context, for: 10) { afterwards != nil }
+            runMainContext(context, for: 10) { afterwards != nil }
             // The bus read the whole message (it answers it: no one owns that name) and the
             // next one after it, so the bytes went out complete and in order.
             guard case .failure(let error) = answer else {
@@ -132,19 +115,18 @@ import Testing
             let connection = try DirectBusConnection(address: bus.address)
             var ready = false
             connection.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", nil) { _ in ready = true }
-            Self.iterate(context, for: 5) { ready }
+            runMainContext(context, for: 5) { ready }
             // A peer that never answers: its connection is served on a context that runs only
             // until it has sent Hello and RequestName, and never reads what comes after.
-            let silentContext = g_main_context_new()!
-            defer { g_main_context_unref(silentContext) }
-            g_main_context_push_thread_default(silentContext)
-            let silent = try DirectBusConnection(address: bus.address)
-            g_main_context_pop_thread_default(silentContext)
-            silent.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
-                        Variant.tuple([g_variant_new_string("org.example.Silent"), g_variant_new_uint32(0)])) { _ in }
-            while g_main_context_iteration(silentContext, 0) != 0 {}
+            let silent = try withOwnMainContext { silentContext in
+                let silent = try DirectBusConnection(address: bus.address)
+                silent.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "RequestName",
+                            Variant.tuple([g_variant_new_string("org.example.Silent"), g_variant_new_uint32(0)])) { _ in }
+                while g_main_context_iteration(silentContext, 0) != 0 {}
+                return silent
+            }
             var owned = false
-            Self.iterate(context, for: 5) {
+            runMainContext(context, for: 5) {
                 connection.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
                                 Variant.tuple([g_variant_new_string("org.example.Silent")])) { result in
                     if case .success(let reply?) = result {
@@ -154,17 +136,17 @@ import Testing
                         g_variant_unref(reply)
                     }
                 }
-                Self.iterate(context, for: 0.05) { false }
+                runMainContext(context, for: 0.05) { false }
                 return owned
             }
             try #require(owned, "the silent peer did not get its name")
             var waiting: Result<OpaquePointer?, GLibError>?
             connection.call("org.example.Silent", "/", "org.example.Silent", "Never", nil) { waiting = $0 }
-            Self.iterate(context, for: 0.3) { false }
+            runMainContext(context, for: 0.3) { false }
             #expect(waiting == nil, "the silent peer answered: \(String(describing: waiting))")
 
             bus.stop()
-            Self.iterate(context, for: 5) { connection.failure != nil && waiting != nil }
+            runMainContext(context, for: 5) { connection.failure != nil && waiting != nil }
             #expect(connection.failure != nil)
             var later: Result<OpaquePointer?, GLibError>?
             connection.call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", nil) { later = $0 }

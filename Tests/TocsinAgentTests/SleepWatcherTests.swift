@@ -8,59 +8,42 @@ import Testing
 /// The agent hears logind's PrepareForSleep on the system bus — here a private bus standing in for
 /// it — and says once when there is no system bus at all.
 @Suite(.serialized) struct SleepWatcherTests {
-    /// Runs a private main context until `condition` holds or `seconds` pass.
-    private static func iterate(_ context: OpaquePointer, for seconds: Double, until condition: () -> Bool) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() && Date() < deadline {
-            g_main_context_iteration(context, 0)
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-    }
-
     @Test func resumeAndSuspendFromLogindAreReported() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
-        let context = g_main_context_new()!
-        g_main_context_push_thread_default(context)
-        defer {
-            g_main_context_pop_thread_default(context)
-            g_main_context_unref(context)
-        }
-        var events: [String] = []
-        let logind = try bus.connect()
-        defer { g_object_unref(UnsafeMutableRawPointer(logind)) }
-        try PrivateBus.requestName("org.freedesktop.login1", on: logind)
-        let watcher = SleepWatcher(systemBusAddress: bus.address, log: AgentLog { _ in },
-                                   onSuspend: { events.append("suspend") }, onResume: { events.append("resume") })
-        Self.iterate(context, for: 0.3) { false }  // let the subscription reach the bus
+        try withOwnMainContext { context in
+            var events: [String] = []
+            let logind = try bus.connect()
+            defer { g_object_unref(UnsafeMutableRawPointer(logind)) }
+            try PrivateBus.requestName("org.freedesktop.login1", on: logind)
+            let watcher = SleepWatcher(systemBusAddress: bus.address, log: AgentLog { _ in },
+                                       onSuspend: { events.append("suspend") }, onResume: { events.append("resume") })
+            runMainContext(context, for: 0.3)  // let the subscription reach the bus
 
-        try PrivateBus.emitPrepareForSleep(on: logind, start: true)
-        Self.iterate(context, for: 2) { events.count == 1 }
-        try PrivateBus.emitPrepareForSleep(on: logind, start: false)
-        Self.iterate(context, for: 2) { events.count == 2 }
-        #expect(events == ["suspend", "resume"])
-        withExtendedLifetime(watcher) {}
+            try PrivateBus.emitPrepareForSleep(on: logind, start: true)
+            runMainContext(context, for: 2) { events.count == 1 }
+            try PrivateBus.emitPrepareForSleep(on: logind, start: false)
+            runMainContext(context, for: 2) { events.count == 2 }
+            #expect(events == ["suspend", "resume"])
+            withExtendedLifetime(watcher) {}
+        }
     }
 
     @Test func signalsFromAnImpostorAreIgnored() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
-        let context = g_main_context_new()!
-        g_main_context_push_thread_default(context)
-        defer {
-            g_main_context_pop_thread_default(context)
-            g_main_context_unref(context)
+        try withOwnMainContext { context in
+            var resumed = 0
+            let impostor = try bus.connect()
+            defer { g_object_unref(UnsafeMutableRawPointer(impostor)) }
+            let watcher = SleepWatcher(systemBusAddress: bus.address, log: AgentLog { _ in }, onResume: { resumed += 1 })
+            runMainContext(context, for: 0.3)
+            // Not the owner of org.freedesktop.login1: anyone on the bus could send this.
+            try PrivateBus.emitPrepareForSleep(on: impostor, start: false)
+            runMainContext(context, for: 0.5) { resumed > 0 }
+            #expect(resumed == 0)
+            withExtendedLifetime(watcher) {}
         }
-        var resumed = 0
-        let impostor = try bus.connect()
-        defer { g_object_unref(UnsafeMutableRawPointer(impostor)) }
-        let watcher = SleepWatcher(systemBusAddress: bus.address, log: AgentLog { _ in }, onResume: { resumed += 1 })
-        Self.iterate(context, for: 0.3) { false }
-        // Not the owner of org.freedesktop.login1: anyone on the bus could send this.
-        try PrivateBus.emitPrepareForSleep(on: impostor, start: false)
-        Self.iterate(context, for: 0.5) { resumed > 0 }
-        #expect(resumed == 0)
-        withExtendedLifetime(watcher) {}
     }
 
     @Test func withoutASystemBusItSaysSoOnce() {
