@@ -21,15 +21,10 @@ struct Caller: Equatable {
 final class CallerIdentifier {
     /// Ids declared with `IdentifyApplication`, by unique bus name.
     private var declared: [String: String] = [:]
-    /// Process ids by unique bus name: a connection's process never changes, and asking the bus
-    /// costs a round trip on every call.
-    private var processIDs: [String: pid_t] = [:]
-    /// The sandbox each unique bus name runs in (`nil`: none), by unique bus name: a process
-    /// cannot leave its sandbox, and signals identify every watcher on every change.
-    private var sandboxes: [String: String?] = [:]
-    /// The executable name of each unique bus name's process, looked up once (a readlink of
-    /// /proc/PID/exe on every signal to a watcher showed in profiles).
-    private var executableNames: [String: String] = [:]
+    /// What the process behind each unique bus name is, looked up once: a connection's process,
+    /// its sandbox and its executable never change, and asking the bus and /proc again on every
+    /// call (and on every signal to a watcher) showed in profiles.
+    private var processes: [String: PeerProcess] = [:]
     private let processID: (String) -> pid_t?
     private let procRoot: String
 
@@ -41,28 +36,23 @@ final class CallerIdentifier {
 
     /// Who `sender` is.
     func identify(_ sender: String) -> Caller {
-        let pid = processIDs[sender] ?? processID(sender)
-        if let pid { processIDs[sender] = pid }
-        let sandbox: String?
-        if let known = sandboxes[sender] {
-            sandbox = known
-        } else {
-            sandbox = pid.flatMap(flatpakAppID)
-            // Only once the pid is known: without it there is nothing to have looked at.
-            if pid != nil { sandboxes[sender] = .some(sandbox) }
-        }
-        if let sandbox {
+        let process = processes[sender] ?? lookUp(sender)
+        if let sandbox = process?.sandbox {
             return Caller(appID: sandbox, isSandboxed: true)
         }
         if let appID = declared[sender] {
             return Caller(appID: appID, isSandboxed: false)
         }
-        if let known = executableNames[sender] {
-            return Caller(appID: known, isSandboxed: false)
-        }
-        guard let pid, let name = executableName(of: pid) else { return Caller(appID: "unknown", isSandboxed: false) }
-        executableNames[sender] = name
-        return Caller(appID: name, isSandboxed: false)
+        return Caller(appID: process?.executableName ?? "unknown", isSandboxed: false)
+    }
+
+    /// The process behind `sender`, remembered once the bus told its pid (until then, every
+    /// call asks again).
+    private func lookUp(_ sender: String) -> PeerProcess? {
+        guard let pid = processID(sender) else { return nil }
+        let process = PeerProcess(sandbox: flatpakAppID(of: pid), executableName: executableName(of: pid))
+        processes[sender] = process
+        return process
     }
 
     /// Records the id `sender` declared; a sandboxed caller may only declare its own.
@@ -82,9 +72,7 @@ final class CallerIdentifier {
     /// Forgets what `sender` declared, once it left the bus.
     func forget(_ sender: String) {
         declared[sender] = nil
-        processIDs[sender] = nil
-        sandboxes[sender] = nil
-        executableNames[sender] = nil
+        processes[sender] = nil
     }
 
     /// The Flatpak application id of `pid` from its sandbox's /.flatpak-info, if it runs in one.
@@ -108,4 +96,12 @@ final class CallerIdentifier {
         let name = (path as NSString).lastPathComponent.replacingOccurrences(of: " (deleted)", with: "")
         return (try? AppAuthorizations.validatedAppID(name)) ?? "unknown"
     }
+}
+
+/// What `CallerIdentifier` learned of a peer's process.
+private struct PeerProcess {
+    /// The Flatpak application id of its sandbox, if it runs in one.
+    let sandbox: String?
+    /// Its executable's file name, if it could be read.
+    let executableName: String?
 }
