@@ -41,7 +41,12 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 SWIFT_SCRATCH ?= .build/dist
 # --disable-local-rpath: no $ORIGIN run path (nothing is installed next to the binaries).
 # -z now: resolve every symbol at start-up, so the whole GOT can be made read-only (full RELRO).
-SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now
+# lld with -z pack-relative-relocs (DT_RELR, glibc >= 2.36): the ~74,000 relative relocations of
+# the static Swift runtime shrink from 1.7 MB of .rela.dyn, which the loader reads at every start and
+# which then stays resident, to 14 kB; tocsind holds 1.8 MB less (bench: agent RSS). gold, the
+# toolchain's default linker, cannot write DT_RELR; ld.lld ships with the toolchain.
+SWIFT_BUILD_FLAGS ?= -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now \
+	-Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 SWIFT_BUILD = $(SWIFT) build $(SWIFT_BUILD_FLAGS) --scratch-path $(SWIFT_SCRATCH)
 
 INSTALL ?= install
