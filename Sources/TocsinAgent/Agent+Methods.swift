@@ -1,5 +1,5 @@
 import CGLib
-import Foundation
+import FoundationEssentials
 import GLibSupport
 import TocsinCore
 
@@ -47,9 +47,9 @@ extension Agent: AlarmsServiceHandler {
         case .countdown: try perform(.countdown, arguments, caller: caller)
         case .secondary: try perform(.secondary, arguments, caller: caller)
         case .list:
-            let visible = book.alarms.filter { caller.isCommandLine || $0.owner == caller.appID }
-            if visible.count >= Self.largeReply { memory.returnFreedMemorySoon() }
-            return Variant.tuple([Variant.make(dictionaries: visible.map(AlarmWireFormat.encode))])
+            let visible = book.alarms.lazy.filter { caller.isCommandLine || $0.owner == caller.appID }
+            if book.count >= Self.largeReply { memory.returnFreedMemorySoon() }
+            return Variant.tuple([Variant.make(dictionariesOf: visible, AlarmWireFormat.encode)])
         case .get:
             let alarm = try ownAlarm(try alarmID(in: arguments), caller: caller)
             return Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(alarm))])

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Every alarm the agent holds, and the only way to change them.
 ///
@@ -15,7 +15,7 @@ public struct AlarmBook: Sendable, Equatable {
     /// The zone local schedules ("07:00 on weekdays") are resolved in; change it with
     /// `changeTimeZone(to:now:)` so waiting alarms move.
     public private(set) var timeZone: TimeZone
-    private var alarmsByID: [UUID: Alarm] = [:]
+    private var alarmsByID = AlarmTable()
     /// Every alarm's next deadline (`Alarm.nextDeadline`).
     private var deadlines = DeadlineIndex()
     /// The fire dates of alarms (not timers) that wait or count down: when the machine must be awake.
@@ -34,14 +34,14 @@ public struct AlarmBook: Sendable, Equatable {
         self.capacity = capacity
         self.timeZone = timeZone
         alarmsByID.reserveCapacity(alarms.count)
-        for alarm in alarms where alarmsByID[alarm.id] == nil {
+        for alarm in alarms where !alarmsByID.contains(alarm.id) {
             write(alarm.id, alarm)
         }
     }
 
     /// Books are equal when they hold the same alarms, in the same zone, with the same capacity.
     public static func == (lhs: AlarmBook, rhs: AlarmBook) -> Bool {
-        lhs.capacity == rhs.capacity && lhs.timeZone == rhs.timeZone && lhs.alarmsByID == rhs.alarmsByID
+        lhs.capacity == rhs.capacity && lhs.timeZone == rhs.timeZone && lhs.alarmsByID.holdsTheSameAlarms(as: rhs.alarmsByID)
     }
 
     /// All alarms, oldest first (then by id, so the order is stable).
@@ -75,7 +75,7 @@ public struct AlarmBook: Sendable, Equatable {
         if let owner, let ownerLimit, alarmCount(ownedBy: owner) >= ownerLimit {
             throw .appLimitReached(app: owner, limit: ownerLimit)
         }
-        guard alarmsByID[id] == nil else {
+        guard !alarmsByID.contains(id) else {
             throw .invalidArgument(AlarmInputError("An alarm with the id \(id.uuidString.lowercased()) already exists."))
         }
         var alarm: Alarm
@@ -139,7 +139,9 @@ public struct AlarmBook: Sendable, Equatable {
     /// stay where they are.
     public mutating func shiftElapsedTimeCountdowns(by offset: TimeInterval) {
         guard offset != 0 else { return }
-        for (id, alarm) in alarmsByID {
+        // A snapshot: the loop changes the table it walks.
+        for alarm in Array(alarmsByID.values) {
+            let id = alarm.id
             switch alarm.state {
             case .countdown(var phase) where !phase.followsWallClock:
                 phase.fireDate = phase.fireDate.addingTimeInterval(offset)
@@ -217,6 +219,16 @@ public struct AlarmBook: Sendable, Equatable {
         write(event.alarm.id, event.removesAlarm ? nil : event.alarm)
     }
 
+    /// `alarm` with its application id pointing at the copy of the name the book already holds,
+    /// so 10,000 alarms of one application keep one copy of its name instead of 10,000 (names
+    /// longer than 15 bytes live on the heap, 64 bytes each).
+    private func sharingOwnerName(_ alarm: Alarm) -> Alarm {
+        guard let app = alarm.appID, let known = alarmCountByApp.index(forKey: app) else { return alarm }
+        var shared = alarm
+        shared.appID = alarmCountByApp.keys[known]
+        return shared
+    }
+
     /// Sets (or, with `nil`, removes) alarm `id`: the one place alarms change, so the indexes and
     /// the transaction's undo record follow every change.
     private mutating func write(_ id: UUID, _ alarm: Alarm?) {
@@ -224,7 +236,7 @@ public struct AlarmBook: Sendable, Equatable {
         if transactionUndo?.keys.contains(id) == false {
             transactionUndo?[id] = .some(previous)
         }
-        alarmsByID[id] = alarm
+        alarmsByID[id] = alarm.map(sharingOwnerName)
         if let app = previous?.appID {
             alarmCountByApp[app, default: 0] -= 1
             if alarmCountByApp[app] == 0 { alarmCountByApp[app] = nil }
