@@ -78,7 +78,8 @@ build:
 	$(SWIFT_BUILD) --product tocsind
 	$(SWIFT_BUILD) --product tocsin
 
-# Fails if a binary still needs a Swift runtime library or has a run path into the toolchain.
+# Fails if a binary still needs a Swift runtime library or has a run path into the toolchain, or
+# if tocsind links Foundation's ICU part, which would add ~10 MB to its resident memory.
 check-linkage:
 	@bin="$$($(SWIFT_BUILD) --show-bin-path)"; \
 	for program in tocsind tocsin; do \
@@ -87,7 +88,10 @@ check-linkage:
 			echo "$$program: links the Swift runtime dynamically or has a run path (see above)" >&2; exit 1; \
 		fi; \
 	done; \
-	echo "tocsind, tocsin: only system libraries are needed"
+	if nm "$$bin/tocsind" | grep -q -m1 -E 'FoundationInternationalization|s10Foundation|icu_[0-9]'; then \
+		echo "tocsind: links Foundation's ICU part (an 'import Foundation' in TocsinCore, TocsinAgent, GLibSupport or tocsind?); it must use FoundationEssentials only" >&2; exit 1; \
+	fi; \
+	echo "tocsind, tocsin: only system libraries are needed; tocsind links FoundationEssentials only"
 
 # @bindir@ in the D-Bus, systemd and autostart files becomes the installed tocsind's directory.
 substitute = sed -e 's|@bindir@|$(BINDIR)|g'

@@ -1,5 +1,5 @@
 import CGLib
-import Foundation
+import FoundationEssentials
 import GLibSupport
 import TocsinCore
 
@@ -194,7 +194,7 @@ public final class Agent {
 
     /// Resolves local times in `zone` from now on: the book moves waiting alarms, notifications
     /// show end times in the new zone.
-    private func adopt(timeZone zone: TimeZone) {
+    private func adopt(timeZone zone: TimeZoneRules) {
         // What was already due rings (or is missed) as it was, before anything moves.
         letTimePass()
         contentWriter.timeZone = zone

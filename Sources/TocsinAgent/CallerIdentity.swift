@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TocsinCore
 
 /// Who is calling the agent, as far as the agent can tell: the application id an alarm belongs
@@ -80,7 +81,7 @@ final class CallerIdentifier {
         guard let info = try? String(contentsOfFile: "\(procRoot)/\(pid)/root/.flatpak-info", encoding: .utf8) else { return nil }
         var inApplication = false
         for line in info.split(separator: "\n") {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingSpaces()
             if trimmed.hasPrefix("[") { inApplication = trimmed == "[Application]" }
             if inApplication, trimmed.hasPrefix("name=") {
                 return String(trimmed.dropFirst("name=".count))
@@ -93,7 +94,8 @@ final class CallerIdentifier {
     private func executableName(of pid: pid_t) -> String? {
         guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "\(procRoot)/\(pid)/exe") else { return nil }
         // A replaced binary reads "/usr/bin/tocsin (deleted)".
-        let name = (path as NSString).lastPathComponent.replacingOccurrences(of: " (deleted)", with: "")
+        var name = path.split(separator: "/").last.map(String.init) ?? path
+        if name.hasSuffix(" (deleted)") { name.removeLast(" (deleted)".count) }
         return (try? AppAuthorizations.validatedAppID(name)) ?? "unknown"
     }
 }

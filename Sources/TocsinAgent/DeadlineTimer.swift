@@ -1,6 +1,6 @@
 import CGLib
 import CTimerFD
-import Foundation
+import FoundationEssentials
 import GLibSupport
 import TocsinCore
 import Glibc

@@ -1,5 +1,6 @@
 import CGLib
-import Foundation
+import FoundationEssentials
+import Glibc
 import GLibSupport
 
 /// A connection to the session bus that does its input and output on the agent's main loop,
@@ -188,7 +189,8 @@ final class DirectBusConnection {
     /// The SASL exchange every D-Bus connection starts with: a nul byte, then EXTERNAL
     /// authentication as our uid (the bus checks it against the socket's peer credentials).
     private func authenticate() throws(GLibError) {
-        let uid = String(getuid()).utf8.map { String(format: "%02x", $0) }.joined()
+        // The digits' UTF-8 bytes are 0x30–0x39: two hex digits each.
+        let uid = String(getuid()).utf8.map { String($0, radix: 16) }.joined()
         try writeBlocking(Array("\0AUTH EXTERNAL \(uid)\r\n".utf8))
         let answer = try readLineBlocking()
         guard answer.hasPrefix("OK ") else {

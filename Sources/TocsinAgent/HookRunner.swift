@@ -1,5 +1,5 @@
 import CGLib
-import Foundation
+import FoundationEssentials
 import Glibc
 import GLibSupport
 import TocsinCore

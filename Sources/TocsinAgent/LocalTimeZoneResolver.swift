@@ -1,10 +1,11 @@
-import Foundation
+import FoundationEssentials
 import Glibc
+import TocsinCore
 
 /// The time zone the agent schedules local times in ("07:00 on weekdays"), and where it was found.
 struct ResolvedLocalTimeZone: Sendable, Equatable, CustomStringConvertible {
     /// The zone.
-    let timeZone: TimeZone
+    let timeZone: TimeZoneRules
     /// Where the zone came from, for the log: `TZ=Europe/Berlin`,
     /// `/etc/localtime → /usr/share/zoneinfo/Asia/Tokyo`, `UTC (no usable source)`…
     let source: String
@@ -19,16 +20,16 @@ struct ResolvedLocalTimeZone: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Works out the local time zone the way the C library does, but from scratch on every call.
+/// Works out the local time zone the way the C library does, but from scratch on every call, and
+/// reads its rules from the zone files (`TimeZoneRules`) as the C library does.
 ///
 /// Foundation's `TimeZone.current` is read once and cached, so it never notices that the machine
 /// moved to another zone; this resolver reads the sources again each time `TimeZoneWatcher` asks.
 /// The sources, in order:
 ///
 /// 1. `TZ`, as the agent's environment has it: a zone name (`Europe/Berlin`, `:Europe/Berlin`),
-///    a file (`:/etc/localtime`, `/usr/share/zoneinfo/Asia/Kolkata`) or a POSIX rule. Foundation
-///    cannot follow POSIX daylight-saving rules (`CET-1CEST,M3.5.0,M10.5.0/3`), so those are
-///    passed over with a reason; fixed offsets (`JST-9`, `UTC0`) are used.
+///    a file (`:/etc/localtime`, `/usr/share/zoneinfo/Asia/Kolkata`) or a POSIX rule, with
+///    daylight-saving time (`CET-1CEST,M3.5.0,M10.5.0/3`) or without (`JST-9`, `UTC0`).
 /// 2. `/etc/localtime`. A symlink into a zoneinfo directory names the zone (what `timedatectl`
 ///    makes). A regular file — copied there, or bind-mounted over it — is identified by content:
 ///    the zoneinfo file with the same bytes. A mount over the symlink's *target* (what
@@ -58,8 +59,8 @@ struct LocalTimeZoneResolver: Sendable {
     var mountInfoPath: String
 
     /// UTC, named as `/etc/localtime → …/Etc/UTC` names it, so falling back to UTC and reading UTC
-    /// from the system do not look like a change of zone. (Foundation turns the name `UTC` into `GMT`.)
-    static let utc = TimeZone(identifier: "Etc/UTC") ?? TimeZone(secondsFromGMT: 0)!
+    /// from the system do not look like a change of zone.
+    static let utc = TimeZoneRules(identifier: "Etc/UTC") ?? .utc
 
     /// The largest zone file read; real ones are a few kilobytes, and garbage must not fill memory.
     private static let largestZoneFile = 1 << 20
@@ -106,10 +107,10 @@ struct LocalTimeZoneResolver: Sendable {
         }
         switch hint {
         case (let name?, _):
-            if let zone = TimeZone(identifier: name) {
+            if let zone = TimeZoneRules(identifier: name, zoneinfoDirectory: zoneinfoDirectory) {
                 return ResolvedLocalTimeZone(timeZone: zone, source: "\(timezoneHintPath) (\(name))", passedOver: passedOver)
             }
-            passedOver.append("\(timezoneHintPath) names “\(name)”, which is not a time zone Foundation knows")
+            passedOver.append("\(timezoneHintPath) names “\(name)”, which has no zone file under \(zoneinfoDirectory)")
         case (nil, let reason?):
             passedOver.append(reason)
         case (nil, nil):
@@ -138,25 +139,19 @@ struct LocalTimeZoneResolver: Sendable {
         // Like the C library: a name with a file under the zoneinfo directory is that zone…
         let file = zoneinfoDirectory + "/" + value
         if isRegularFile(file) {
-            if let zone = TimeZone(identifier: value) {
+            if let zone = TimeZoneRules(identifier: value, zoneinfoDirectory: zoneinfoDirectory) {
                 return .success(FoundZone(zone: zone, source: label))
             }
             return zone(fromFile: file, hint: nil).map { FoundZone(zone: $0.zone, source: "\(label): \($0.source)") }
         }
         // …and anything else is a POSIX rule (`GMT+5` is five hours *west*, unlike Foundation's `GMT+5`).
-        if !isFileReference {
-            switch PosixZoneRule(value) {
-            case .fixedOffset(let secondsEast):
-                return .success(FoundZone(zone: Self.fixedZone(secondsEast: secondsEast), source: "\(label) (a fixed offset)"))
-            case .daylightSaving:
-                return .failure(Unusable("\(label) is a POSIX rule with daylight-saving time, which Tocsin cannot follow (programs using the C library do); set TZ to a zone name such as Europe/Berlin"))
-            case .notARule:
-                break
+        if !isFileReference, let rule = PosixTimeZoneRule(value) {
+            if rule.isFixedOffset {
+                return .success(FoundZone(zone: Self.fixedZone(secondsEast: rule.standardOffset), source: "\(label) (a fixed offset)"))
             }
-        }
-        // Foundation carries its own zone data, so it may know a name this machine has no file for.
-        if let zone = TimeZone(identifier: value) {
-            return .success(FoundZone(zone: zone, source: "\(label) (no file under \(zoneinfoDirectory))"))
+            if let zone = TimeZoneRules(posixRule: value) {
+                return .success(FoundZone(zone: zone, source: "\(label) (a POSIX rule with daylight-saving time)"))
+            }
         }
         return .failure(Unusable("\(label) names no known time zone"))
     }
@@ -172,14 +167,14 @@ struct LocalTimeZoneResolver: Sendable {
         }
         let mountPoints = MountTable(path: mountInfoPath).mountPoints
         // The path and every link target on the way may name the zone (`TZ=/usr/share/zoneinfo/Asia/Kolkata`,
-        // `/etc/localtime → ../usr/share/zoneinfo/Europe/Berlin`); the first name Foundation knows wins.
+        // `/etc/localtime → ../usr/share/zoneinfo/Europe/Berlin`); the first name with a zone file wins.
         let chain = status.st_mode & S_IFMT == S_IFLNK ? symlinkChain(from: path) : []
         let target = chain.last ?? path
         let overmounted = [path, target, realPath(of: path)].compactMap { $0 }.first(where: mountPoints.contains)
         // Something mounted over the file (or the link's target) makes its name say nothing of its content.
         if overmounted == nil {
             for name in ([path] + chain).compactMap(zoneName(inPath:)) {
-                if let zone = TimeZone(identifier: name) {
+                if let zone = rules(named: name, readingFirst: target) {
                     let missing = isRegularFile(target) ? "" : " (which is missing, so C programs use UTC)"
                     return .success(FoundZone(zone: zone, source: chain.isEmpty ? path : "\(path) → \(target)\(missing)"))
                 }
@@ -203,17 +198,38 @@ struct LocalTimeZoneResolver: Sendable {
             .filter { !mountPoints.contains(zoneinfoDirectory + "/" + $0) }
         let ranking = AliasRanking(zoneinfoDirectory: zoneinfoDirectory, hint: hint)
         for name in ranking.sorted(candidates) {
-            if let zone = TimeZone(identifier: name) {
+            if let zone = try? TimeZoneRules(tzif: content, identifier: name) {
                 return .success(FoundZone(zone: zone, source: "\(path), the same bytes as \(zoneinfoDirectory)/\(name)"))
             }
         }
         // No file matches (tzdata updated since, or a hand-made file): the rule at the end of a
-        // version 2+ zone file still gives a fixed offset.
-        if case .fixedOffset(let secondsEast) = PosixZoneRule(footerOf: content) {
-            return .success(FoundZone(zone: Self.fixedZone(secondsEast: secondsEast), source: "\(path), the fixed offset in its rule"))
+        // version 2+ zone file still says what the clock does from now on.
+        if let rule = PosixTimeZoneRule(footerOf: content) {
+            if rule.isFixedOffset {
+                return .success(FoundZone(zone: Self.fixedZone(secondsEast: rule.standardOffset), source: "\(path), the fixed offset in its rule"))
+            }
+            if let text = Self.footer(of: content), let zone = try? TimeZoneRules(tzif: content, identifier: text) {
+                return .success(FoundZone(zone: zone, source: "\(path), a zone file matching none under \(zoneinfoDirectory)"))
+            }
         }
-        let known = candidates.isEmpty ? "matches no file under \(zoneinfoDirectory)" : "matches only zones Foundation does not know (\(candidates.joined(separator: ", ")))"
+        let known = candidates.isEmpty ? "matches no file under \(zoneinfoDirectory)" : "is not a valid zone file (\(candidates.joined(separator: ", ")) have the same bytes)"
         return .failure(Unusable("\(path) \(known)"))
+    }
+
+    /// The rules named `name`: read from `path`, the file the C library reads, when it is a zone
+    /// file; else from the zoneinfo directory's file of that name.
+    private func rules(named name: String, readingFirst path: String) -> TimeZoneRules? {
+        if let content = readFile(path), let rules = try? TimeZoneRules(tzif: content, identifier: name) {
+            return rules
+        }
+        return TimeZoneRules(identifier: name, zoneinfoDirectory: zoneinfoDirectory)
+    }
+
+    /// The POSIX rule text at the end of a version 2+ zone file, between its last two newlines.
+    private static func footer(of content: [UInt8]) -> String? {
+        guard content.last == UInt8(ascii: "\n"), let start = content.dropLast().lastIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let text = String(decoding: content[(start + 1)..<(content.count - 1)], as: UTF8.self)
+        return text.isEmpty ? nil : text
     }
 
     /// The targets a symlink leads through, in order, each as an absolute path built from the
@@ -235,8 +251,8 @@ struct LocalTimeZoneResolver: Sendable {
         var name: Substring
         if path.hasPrefix(zoneinfoDirectory + "/") {
             name = path.dropFirst(zoneinfoDirectory.count + 1)
-        } else if let range = path.range(of: "/zoneinfo/", options: .backwards) {
-            name = path[range.upperBound...]
+        } else if case let parts = path.components(separatedBy: "/zoneinfo/"), parts.count > 1 {
+            name = Substring(parts.last!)
         } else {
             return nil
         }
@@ -256,7 +272,7 @@ struct LocalTimeZoneResolver: Sendable {
         }
         let line = String(decoding: content, as: UTF8.self)
             .split(whereSeparator: \.isNewline).first
-            .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            .map { $0.trimmingSpaces() } ?? ""
         return line.isEmpty ? (nil, "\(timezoneHintPath) is empty") : (line, nil)
     }
 
@@ -270,14 +286,7 @@ struct LocalTimeZoneResolver: Sendable {
 
     /// The first `largestZoneFile` bytes of a file, or `nil` when it cannot be opened or read.
     private func readFile(_ path: String) -> [UInt8]? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        do {
-            // `nil` at the end of the file: an empty file, which is still a file.
-            return [UInt8](try handle.read(upToCount: Self.largestZoneFile) ?? Data())
-        } catch {
-            return nil
-        }
+        readFilePrefix(path, limit: Self.largestZoneFile)
     }
 
     /// The text of a symlink, or `nil` when `path` is not one.
@@ -315,14 +324,14 @@ struct LocalTimeZoneResolver: Sendable {
     }
 
     /// A zone at a fixed offset; UTC under its usual name when the offset is zero.
-    private static func fixedZone(secondsEast: Int) -> TimeZone {
-        secondsEast == 0 ? utc : TimeZone(secondsFromGMT: secondsEast) ?? utc
+    private static func fixedZone(secondsEast: Int) -> TimeZoneRules {
+        secondsEast == 0 ? utc : TimeZoneRules(secondsEast: secondsEast)
     }
 }
 
 /// A zone found, with where it came from.
 private struct FoundZone {
-    let zone: TimeZone
+    let zone: TimeZoneRules
     let source: String
 }
 
@@ -348,21 +357,28 @@ private struct ZoneinfoIndex {
     /// Names (relative paths) of regular files with exactly `content`; symlinks are aliases of a
     /// file that is itself listed, so they are skipped.
     func names(ofFilesWithContent content: [UInt8]) -> [String] {
-        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
         var names: [String] = []
-        while let name = walker.nextObject() as? String {
-            if walker.level == 1 && Self.skipped.contains(name) {
-                walker.skipDescendants()
+        collect(in: "", skipping: Self.skipped, content: content, into: &names)
+        return names
+    }
+
+    /// Adds the files with `content` under `relativeDirectory` (the top level when empty) to `names`.
+    private func collect(in relativeDirectory: String, skipping skipped: Set<String>, content: [UInt8], into names: inout [String]) {
+        let absolute = relativeDirectory.isEmpty ? directory : directory + "/" + relativeDirectory
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: absolute) else { return }
+        for entry in entries.sorted() where !skipped.contains(entry) {
+            let name = relativeDirectory.isEmpty ? entry : relativeDirectory + "/" + entry
+            var status = stat()
+            guard lstat(directory + "/" + name, &status) == 0 else { continue }
+            switch status.st_mode & S_IFMT {
+            case S_IFDIR:
+                collect(in: name, skipping: [], content: content, into: &names)
+            case S_IFREG where Int(status.st_size) == content.count:
+                if readFilePrefix(directory + "/" + name, limit: content.count + 1) == content { names.append(name) }
+            default:
                 continue
             }
-            var status = stat()
-            let path = directory + "/" + name
-            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) == content.count else { continue }
-            if let data = FileManager.default.contents(atPath: path), data.elementsEqual(content) {
-                names.append(name)
-            }
         }
-        return names
     }
 }
 
@@ -444,81 +460,5 @@ private struct MountTable {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-// MARK: - POSIX TZ rules
-
-/// What a POSIX `TZ` rule (`JST-9`, `<+0530>-5:30`, `CET-1CEST,M3.5.0,M10.5.0/3`) says, as far as
-/// Foundation can use it: a fixed offset, or daylight-saving rules it has no way to express.
-private enum PosixZoneRule: Equatable {
-    /// A zone without daylight-saving time, this many seconds east of UTC.
-    case fixedOffset(secondsEast: Int)
-    /// A zone with daylight-saving time.
-    case daylightSaving
-    /// Not a POSIX rule at all.
-    case notARule
-
-    /// Parses `rule`. POSIX offsets count hours *west* of UTC, so `JST-9` is nine hours east.
-    init(_ rule: String) {
-        var rest = Substring(rule)
-        guard Self.takeName(&rest), let secondsWest = Self.takeOffset(&rest) else {
-            self = .notARule
-            return
-        }
-        if rest.isEmpty {
-            self = .fixedOffset(secondsEast: -secondsWest)
-        } else {
-            self = Self.takeName(&rest) ? .daylightSaving : .notARule
-        }
-    }
-
-    /// The rule in the footer of a version 2+ zone file (`\nCET-1CEST,M3.5.0,M10.5.0/3\n` at its end).
-    init(footerOf content: [UInt8]) {
-        guard content.last == UInt8(ascii: "\n") else {
-            self = .notARule
-            return
-        }
-        let body = content.dropLast()
-        guard let start = body.lastIndex(of: UInt8(ascii: "\n")) else {
-            self = .notARule
-            return
-        }
-        self.init(String(decoding: body[(start + 1)...], as: UTF8.self))
-    }
-
-    /// Takes a zone abbreviation: three or more letters, or anything between `<` and `>`.
-    private static func takeName(_ rest: inout Substring) -> Bool {
-        if rest.first == "<" {
-            guard let end = rest.firstIndex(of: ">"), rest.distance(from: rest.startIndex, to: end) > 1 else { return false }
-            rest = rest[rest.index(after: end)...]
-            return true
-        }
-        let letters = rest.prefix { $0.isASCII && $0.isLetter }
-        guard letters.count >= 3 else { return false }
-        rest = rest.dropFirst(letters.count)
-        return true
-    }
-
-    /// Takes `[+-]hh[:mm[:ss]]` and returns it in seconds.
-    private static func takeOffset(_ rest: inout Substring) -> Int? {
-        var sign = 1
-        if let first = rest.first, first == "+" || first == "-" {
-            sign = first == "-" ? -1 : 1
-            rest = rest.dropFirst()
-        }
-        var seconds = 0
-        for (index, unit) in [3600, 60, 1].enumerated() {
-            if index > 0 {
-                guard rest.first == ":" else { break }
-                rest = rest.dropFirst()
-            }
-            let digits = rest.prefix { $0.isASCII && $0.isNumber }
-            guard (1...2).contains(digits.count), let value = Int(digits) else { return nil }
-            seconds += value * unit
-            rest = rest.dropFirst(digits.count)
-        }
-        // POSIX allows 0–24 hours; more is not a rule.
-        return seconds <= 24 * 3600 ? sign * seconds : nil
     }
 }

@@ -1,5 +1,5 @@
 import CGLib
-import Foundation
+import FoundationEssentials
 import GLibSupport
 
 /// Pauses media players while an alarm rings and resumes them after, as KDE's alarm clock does,

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import GLibSupport
 import TocsinCore
 
@@ -99,7 +100,7 @@ final class Ringer {
         playback = (playID, alarmID, sound)
         // libcanberra cannot change the volume of a sound that plays: a crescendo rises each
         // time the sound starts again.
-        var properties = ["media.role": "alarm", "canberra.volume": String(format: "%.2f", Self.decibels(of: ring, at: Date()))]
+        var properties = ["media.role": "alarm", "canberra.volume": fixedPointText(Self.decibels(of: ring, at: Date()), fractionDigits: 2)]
         switch sound {
         case .standard: properties["event.id"] = AlarmSound.standardEventID
         case .themeEvent(let id): properties["event.id"] = id

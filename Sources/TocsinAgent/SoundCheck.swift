@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TocsinCore
 
 /// Checks at schedule time that an alarm's sound can be played, so a typo is an error the user
@@ -26,12 +27,10 @@ enum SoundCheck {
                 return "“\(shownPath)” is not a regular file; a sound must be a WAV or Ogg file."
             }
             // It exists and is a regular file, so failing to open it is a matter of permissions.
-            guard let handle = FileHandle(forReadingAtPath: path) else {
+            guard let header = readFilePrefix(path, limit: 64) else {
                 return "The sound file “\(shownPath)” cannot be read (check its permissions)."
             }
-            defer { try? handle.close() }
-            let header = (try? handle.read(upToCount: 64)) ?? Data()
-            return problem(withHeader: [UInt8](header), path: path)
+            return problem(withHeader: header, path: path)
         case .themeEvent(let id):
             return themeFile(for: id, environment: environment ?? ProcessInfo.processInfo.environment) == nil
                 ? "No installed sound theme has the sound “\(id)” (theme sounds live in /usr/share/sounds/<theme>/stereo/)."
@@ -58,7 +57,7 @@ enum SoundCheck {
 
     /// The file a sound theme has for event `id`, searched in the XDG data directories.
     private static func themeFile(for id: String, environment: [String: String]) -> URL? {
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(home)/.local/share"
         let dataDirectories = (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
             .split(separator: ":").map(String.init)

@@ -1,5 +1,6 @@
 import CGLib
-import Foundation
+import FoundationEssentials
+import TocsinCore
 import Glibc
 import GLibSupport
 
@@ -23,7 +24,7 @@ final class TimeZoneWatcher {
 
     private let resolver: LocalTimeZoneResolver
     private let log: AgentLog
-    private let onChange: (TimeZone) -> Void
+    private let onChange: (TimeZoneRules) -> Void
     /// The main context every source and callback of this watcher is attached to.
     private let context: OpaquePointer
     /// One monitor per watched directory, with the file names in it that matter.
@@ -47,7 +48,7 @@ final class TimeZoneWatcher {
 
     /// Resolves the zone now and starts watching. `onChange` gets each new zone on this thread's
     /// main loop. `systemBusAddress` is `nil` for the system bus; tests pass a private bus's address.
-    init(resolver: LocalTimeZoneResolver = LocalTimeZoneResolver(), systemBusAddress: String? = nil, log: AgentLog, onChange: @escaping (TimeZone) -> Void) {
+    init(resolver: LocalTimeZoneResolver = LocalTimeZoneResolver(), systemBusAddress: String? = nil, log: AgentLog, onChange: @escaping (TimeZoneRules) -> Void) {
         self.resolver = resolver
         self.log = log
         self.onChange = onChange
@@ -88,7 +89,8 @@ final class TimeZoneWatcher {
         let resolved = resolver.resolve()
         let previous = current
         current = resolved
-        // TimeZone equality is by identifier, which for fixed offsets includes the offset.
+        // Rules are equal when their name and their transitions are: a tzdata update that changes
+        // the zone's file is a change too, and alarms move to what the new rules say.
         guard resolved.timeZone != previous.timeZone else { return }
         log.info("The local time zone changed from \(previous.timeZone.identifier) to \(resolved).")
         onChange(resolved.timeZone)

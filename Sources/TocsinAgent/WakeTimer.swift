@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Wakes a suspended machine for the next alarm, where the agent may: a `CLOCK_REALTIME_ALARM`
 /// timer needs `CAP_WAKE_ALARM` (granted by the package's postinst) and a wake-capable RTC.

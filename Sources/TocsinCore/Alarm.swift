@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One alarm or timer as the agent keeps it: what it is, how it rings, and where it is in its life.
 public struct Alarm: Sendable, Equatable, Codable, Identifiable {

@@ -14,7 +14,7 @@ public struct AlarmBook: Sendable, Equatable {
     public let capacity: Int
     /// The zone local schedules ("07:00 on weekdays") are resolved in; change it with
     /// `changeTimeZone(to:now:)` so waiting alarms move.
-    public private(set) var timeZone: TimeZone
+    public private(set) var timeZone: TimeZoneRules
     private var alarmsByID = AlarmTable()
     /// Every alarm's next deadline (`Alarm.nextDeadline`).
     private var deadlines = DeadlineIndex()
@@ -30,7 +30,7 @@ public struct AlarmBook: Sendable, Equatable {
     public static let defaultCapacity = 20_000
 
     /// Creates a book holding `alarms` (e.g. loaded from disk).
-    public init(alarms: [Alarm] = [], capacity: Int = AlarmBook.defaultCapacity, timeZone: TimeZone = .gmt) {
+    public init(alarms: [Alarm] = [], capacity: Int = AlarmBook.defaultCapacity, timeZone: TimeZoneRules = .utc) {
         self.capacity = capacity
         self.timeZone = timeZone
         alarmsByID.reserveCapacity(alarms.count)
@@ -99,7 +99,7 @@ public struct AlarmBook: Sendable, Equatable {
     /// is already over in the new zone (a flight east), it moves to its next occurrence. A one-shot
     /// local date and time the move put in the past comes due at once, at the next `advance` (it
     /// rings, or is missed beyond its late limit): the user asked for that day.
-    public mutating func changeTimeZone(to newZone: TimeZone, now: Date) -> [AlarmEvent] {
+    public mutating func changeTimeZone(to newZone: TimeZoneRules, now: Date) -> [AlarmEvent] {
         guard newZone != timeZone else { return [] }
         let oldZone = timeZone
         timeZone = newZone

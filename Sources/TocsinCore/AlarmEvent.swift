@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Something that happened to an alarm, produced by `AlarmBook`; the agent turns each into effects
 /// (a saved state, a notification, sound, a hook, a D-Bus signal).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The changes made since the last snapshot of `alarms.json`, one JSON line each, appended and
 /// flushed to disk before a change takes effect.
@@ -93,7 +94,7 @@ public final class AlarmJournal: @unchecked Sendable {
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw StoreError("Could not save the alarms to \(fileURL.path): could not create the directory \(directory.path): \(error.localizedDescription)")
+                throw StoreError("Could not save the alarms to \(fileURL.path): could not create the directory \(directory.path): \(describeFileError(error))")
             }
             descriptor = open(fileURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         }

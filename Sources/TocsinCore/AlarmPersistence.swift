@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Everything the agent keeps on disk: a snapshot of all alarms (`alarms.json`, `AlarmStore`)
 /// and the journal of changes since (`alarms.journal`, `AlarmJournal`).
@@ -33,7 +33,7 @@ public final class AlarmPersistence: @unchecked Sendable {
         /// The snapshot's outcome, with the journal's changes applied to its alarms.
         public var outcome: AlarmStore.LoadOutcome
         /// The zone the alarms' local times were resolved in, if known.
-        public var timeZone: TimeZone?
+        public var timeZone: TimeZoneRules?
         /// Something about the journal worth a log line, if anything.
         public var journalNote: String?
     }
@@ -84,7 +84,7 @@ public final class AlarmPersistence: @unchecked Sendable {
             }
             alarms = order.compactMap { byID[$0] }
             // Fold it in now; if that fails the journal still holds the changes.
-            if (try? snapshot.save(alarms, timeZone: zone.flatMap(TimeZone.init(identifier:)))) != nil {
+            if (try? snapshot.save(alarms, timeZone: zone.flatMap({ TimeZoneRules(identifier: $0) }))) != nil {
                 journal.clear()
             }
         }
@@ -93,13 +93,13 @@ public final class AlarmPersistence: @unchecked Sendable {
         case .empty where alarms.isEmpty: .empty
         default: .loaded(alarms)
         }
-        return Loaded(outcome: merged, timeZone: zone.flatMap(TimeZone.init(identifier:)), journalNote: note)
+        return Loaded(outcome: merged, timeZone: zone.flatMap({ TimeZoneRules(identifier: $0) }), journalNote: note)
     }
 
     /// Records `changes` durably before they take effect. The book after them holds `count`
     /// alarms; `current` gives them all, asked only when the journal is long enough to fold into
     /// a new snapshot.
-    public func record(_ changes: [AlarmJournal.Change], count: Int, current: () -> [Alarm], timeZone: TimeZone) throws(StoreError) {
+    public func record(_ changes: [AlarmJournal.Change], count: Int, current: () -> [Alarm], timeZone: TimeZoneRules) throws(StoreError) {
         if let reason = snapshot.unwritableReason {
             throw StoreError("Not saving to \(fileURL.path): \(reason).")
         }
@@ -113,7 +113,7 @@ public final class AlarmPersistence: @unchecked Sendable {
     }
 
     /// Writes every alarm as a new snapshot and empties the journal.
-    public func saveAll(_ alarms: [Alarm], timeZone: TimeZone) throws(StoreError) {
+    public func saveAll(_ alarms: [Alarm], timeZone: TimeZoneRules) throws(StoreError) {
         try snapshot.save(alarms, timeZone: timeZone)
         journal.clear()
     }

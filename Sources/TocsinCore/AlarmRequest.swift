@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a client asks for when it schedules a timer or an alarm, before the agent accepts it.
 ///
@@ -89,7 +89,7 @@ public struct AlarmRequest: Sendable, Equatable {
 
     /// Checks every field and builds the alarm it describes, set at `now`, with local schedules
     /// resolved in `timeZone`.
-    public func makeAlarm(id: UUID, now: Date, timeZone: TimeZone = .gmt) throws(AlarmInputError) -> Alarm {
+    public func makeAlarm(id: UUID, now: Date, timeZone: TimeZoneRules = .utc) throws(AlarmInputError) -> Alarm {
         let fireDate: Date
         let storedSchedule: AlarmSchedule?
         switch (kind, schedule) {
@@ -137,7 +137,7 @@ public struct AlarmRequest: Sendable, Equatable {
             guard metadata.utf8.count <= Self.maximumMetadataSize else {
                 throw AlarmInputError("The metadata is \(metadata.utf8.count) bytes of JSON; at most \(Self.maximumMetadataSize) are kept with an alarm.")
             }
-            guard (try? JSONSerialization.jsonObject(with: Data(metadata.utf8), options: [.fragmentsAllowed])) != nil else {
+            guard (try? JSONDecoder().decode(JSONValue.self, from: Data(metadata.utf8))) != nil else {
                 throw AlarmInputError("The metadata is not valid JSON.")
             }
         }
@@ -196,7 +196,7 @@ public struct AlarmRequest: Sendable, Equatable {
     }
 
     private static func checkHook(_ command: String, event: HookEvent) throws(AlarmInputError) {
-        guard !command.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+        guard !command.trimmingSpacesAndNewlines().isEmpty else {
             throw AlarmInputError("The \(event.rawValue) hook command is empty.")
         }
         guard command.utf8.count <= maximumHookLength else {
@@ -218,7 +218,7 @@ public struct AlarmRequest: Sendable, Equatable {
             case .control, .lineSeparator, .paragraphSeparator: " "
             default: scalar
             }
-        })).trimmingCharacters(in: .whitespaces)
+        })).trimmingSpaces()
         // Blank means nothing visible: only spaces and invisible format characters.
         guard cleaned.unicodeScalars.contains(where: { !$0.properties.isWhitespace && $0.properties.generalCategory != .format }) else {
             return nil

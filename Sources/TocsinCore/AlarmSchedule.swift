@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// When a scheduled alarm rings: an absolute instant, a local time of day (once or on chosen
 /// weekdays), or a local date and time.
@@ -35,7 +35,7 @@ public enum AlarmSchedule: Sendable, Equatable {
     /// ("Tue 1 Dec 2026 07:00 UTC+1").
     ///
     /// English and 24-hour, like every other message of Tocsin and like the times the parser reads.
-    public func description(in timeZone: TimeZone) -> String {
+    public func description(in timeZone: TimeZoneRules) -> String {
         switch self {
         case .fixed(let date):
             ScheduleCalculator.describe(date, in: timeZone)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an alarm plays while it rings.
 public enum AlarmSound: Sendable, Equatable, Codable {
@@ -17,7 +17,7 @@ public enum AlarmSound: Sendable, Equatable, Codable {
     /// A relative path is refused here because the agent does not share the caller's working
     /// directory; the CLI makes paths absolute before sending them.
     public init(parsing text: String) throws(AlarmInputError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         if trimmed.isEmpty || trimmed == "default" {
             self = .standard
         } else if trimmed.contains("/") {
@@ -29,8 +29,7 @@ public enum AlarmSound: Sendable, Equatable, Codable {
             }
             self = .file(trimmed)
         } else {
-            let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
-            guard trimmed.unicodeScalars.allSatisfy(allowed.contains), trimmed.count <= 100 else {
+            guard trimmed.consists(ofASCII: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_."), trimmed.count <= 100 else {
                 let shown = trimmed.count > 100 ? "\(trimmed.prefix(100))…" : trimmed
                 throw AlarmInputError("“\(AlarmInputError.quotable(shown))” is neither a sound file path nor a sound theme event id (letters, digits, “-”, “_”, “.”).")
             }

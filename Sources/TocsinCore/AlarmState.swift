@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where an alarm is in its life, with the instants that state needs.
 ///

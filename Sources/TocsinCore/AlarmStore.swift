@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Keeps the alarms on disk in `$XDG_STATE_HOME/tocsin/alarms.json`, so they survive agent restarts.
 ///
@@ -34,7 +35,7 @@ public final class AlarmStore: @unchecked Sendable {
     public private(set) var unwritableReason: String?
     /// The zone the loaded alarms' local times were resolved in, if the file says: when it differs
     /// from the zone now, the zone changed while the agent was not running.
-    public private(set) var savedTimeZone: TimeZone?
+    public private(set) var savedTimeZone: TimeZoneRules?
 
     /// The version of the file format this build writes and reads.
     public static let formatVersion = StateFileMigration.currentVersion
@@ -50,7 +51,7 @@ public final class AlarmStore: @unchecked Sendable {
         if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
             stateHome = URL(fileURLWithPath: xdg, isDirectory: true)
         } else {
-            let home = environment["HOME"] ?? NSHomeDirectory()
+            let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
             stateHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/state", isDirectory: true)
         }
         return stateHome.appendingPathComponent("tocsin", isDirectory: true)
@@ -76,11 +77,11 @@ public final class AlarmStore: @unchecked Sendable {
             if header.format < Self.formatVersion {
                 let current = try StateFileMigration.migrate(data, from: header.format)
                 let file = try Self.decoder.decode(StateFile.self, from: current)
-                savedTimeZone = file.timeZone.flatMap(TimeZone.init(identifier:))
+                savedTimeZone = file.timeZone.flatMap({ TimeZoneRules(identifier: $0) })
                 return .migrated(file.alarms, fromVersion: header.format)
             }
             let file = try Self.decoder.decode(StateFile.self, from: data)
-            savedTimeZone = file.timeZone.flatMap(TimeZone.init(identifier:))
+            savedTimeZone = file.timeZone.flatMap({ TimeZoneRules(identifier: $0) })
             return .loaded(file.alarms)
         } catch {
             return setAside(reason: "it is not a valid Tocsin state file (\(Self.describe(error)))")
@@ -88,7 +89,7 @@ public final class AlarmStore: @unchecked Sendable {
     }
 
     /// Saves `alarms`, replacing the previous file atomically. On failure the previous file is intact.
-    public func save(_ alarms: [Alarm], timeZone: TimeZone? = nil) throws(StoreError) {
+    public func save(_ alarms: [Alarm], timeZone: TimeZoneRules? = nil) throws(StoreError) {
         if let unwritableReason {
             throw StoreError("Not saving to \(fileURL.path): \(unwritableReason).")
         }
@@ -112,14 +113,10 @@ public final class AlarmStore: @unchecked Sendable {
             return errno == ENOENT ? .missing : .unreadable("it could not be examined (\(String(cString: strerror(errno))))")
         }
         guard status.st_mode & S_IFMT == S_IFREG else { return .unreadable("it is not a regular file") }
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            return .unreadable("it could not be opened (\(String(cString: strerror(errno))))")
-        }
-        defer { try? handle.close() }
         do {
-            return .contents(try handle.readToEnd() ?? Data())
+            return .contents(try Data(contentsOf: url))
         } catch {
-            return .unreadable("it could not be read (\(error.localizedDescription))")
+            return .unreadable("it could not be read (\(describeFileError(error)))")
         }
     }
 

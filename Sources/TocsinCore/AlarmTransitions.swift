@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The alarm state machine: which intent is allowed in which state, and what it leads to.
 ///
@@ -7,7 +7,7 @@ import Foundation
 /// carrying the alarm as it is afterwards.
 extension Alarm {
     /// Applies `intent` at `now`, or explains why the current state does not allow it.
-    public func applying(_ intent: AlarmIntent, at now: Date, in timeZone: TimeZone = .gmt) throws(AlarmError) -> AlarmEvent {
+    public func applying(_ intent: AlarmIntent, at now: Date, in timeZone: TimeZoneRules = .utc) throws(AlarmError) -> AlarmEvent {
         switch intent {
         case .pause:
             guard case .countdown(let phase) = state else {
@@ -57,7 +57,7 @@ extension Alarm {
     /// What time alone does to the alarm at `now`: an alarm's pre-alert countdown starts, a due
     /// alarm rings (or is missed when it is later than its late limit), a ringing alarm past its
     /// ring limit ends unacknowledged. `nil` when nothing is due.
-    public func advanced(to now: Date, in timeZone: TimeZone = .gmt) -> AlarmEvent? {
+    public func advanced(to now: Date, in timeZone: TimeZoneRules = .utc) -> AlarmEvent? {
         switch state {
         case .scheduled(let fireDate):
             if fireDate <= now {
@@ -116,7 +116,7 @@ extension Alarm {
 
     /// Rings, unless it is later than the late limit: then it is missed, and a stale alarm never
     /// rings after a long absence.
-    private func cameDue(at dueDate: Date, now: Date, in timeZone: TimeZone) -> AlarmEvent {
+    private func cameDue(at dueDate: Date, now: Date, in timeZone: TimeZoneRules) -> AlarmEvent {
         if now.timeIntervalSince(dueDate) > lateLimit {
             return ended(.missed, at: now, in: timeZone, dueDate: dueDate)
         }
@@ -125,7 +125,7 @@ extension Alarm {
 
     /// The end of one ring (or missed ring): a repeating alarm waits for its next occurrence after
     /// `now`, a one-shot is removed.
-    private func ended(_ kind: AlarmEvent.Kind, at now: Date, in timeZone: TimeZone, dueDate: Date? = nil) -> AlarmEvent {
+    private func ended(_ kind: AlarmEvent.Kind, at now: Date, in timeZone: TimeZoneRules, dueDate: Date? = nil) -> AlarmEvent {
         if let schedule, schedule.isRepeating,
            let next = ScheduleCalculator.nextOccurrence(of: schedule, after: now, in: timeZone) {
             return AlarmEvent(kind, with(state: waitingState(until: next, now: now)), dueDate: dueDate)

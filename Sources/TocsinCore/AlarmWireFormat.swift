@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The `a{sv}` dictionaries of the `io.github.tocsin.Alarms1` interface: a schedule request going
 /// in, an alarm coming out. Shared by the agent and the client library so both read and write the

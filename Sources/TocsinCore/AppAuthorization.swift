@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Whether an application may set alarms that ring through do-not-disturb — AlarmKit's consent
 /// model: nothing rings for an app until its user allowed it.
@@ -40,8 +40,7 @@ public struct AppAuthorizations: Sendable, Equatable, Codable {
     /// Checks that `text` can be an application id: a reverse-DNS name such as `org.example.Cook`
     /// or a program name, letters, digits, `.`, `-` and `_`, at most 255 characters.
     public static func validatedAppID(_ text: String) throws(AlarmInputError) -> String {
-        let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_")
-        guard !text.isEmpty, text.count <= 255, text.unicodeScalars.allSatisfy(allowed.contains) else {
+        guard !text.isEmpty, text.count <= 255, text.consists(ofASCII: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") else {
             throw AlarmInputError("“\(AlarmInputError.quotable(text.prefix(64)))” is not an application id (letters, digits, “.”, “-”, “_”, such as org.example.Cook).")
         }
         return text
@@ -66,7 +65,7 @@ public struct AuthorizationStore: Sendable {
             let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: fileURL))
             return (AppAuthorizations(file.applications), nil)
         } catch {
-            return (AppAuthorizations(), "\(fileURL.path) could not be read (\(error.localizedDescription)); every application will be asked again")
+            return (AppAuthorizations(), "\(fileURL.path) could not be read (\(describeFileError(error))); every application will be asked again")
         }
     }
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Replaces a file so that a crash or a full disk leaves either the old file or the new one,
 /// never half of one: a temporary file in the same directory, fsync, rename over the old one,
@@ -10,7 +11,7 @@ public enum AtomicFile {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw StoreError("could not create the directory \(directory.path): \(error.localizedDescription)")
+            throw StoreError("could not create the directory \(directory.path): \(describeFileError(error))")
         }
         let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
         do {
@@ -30,7 +31,7 @@ public enum AtomicFile {
         var written = 0
         while written < data.count {
             let result = data.withUnsafeBytes { bytes in
-                Foundation.write(descriptor, bytes.baseAddress! + written, data.count - written)
+                Glibc.write(descriptor, bytes.baseAddress! + written, data.count - written)
             }
             if result < 0 && errno == EINTR { continue }
             guard result > 0 else { throw StoreError(posixMessage("write \(url.lastPathComponent)")) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The arithmetic of a live countdown: what it shows at an instant, and when the display next changes.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Alarms ordered by an instant, kept up to date as alarms change, so that "what happens next"
 /// is answered without looking at every alarm.

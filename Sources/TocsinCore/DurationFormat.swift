@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Durations written for people: as a countdown clock (`2:59`, `1:02:03`) or in words (`1 h 30 min`).
 public enum DurationFormat {
@@ -17,9 +17,8 @@ public enum DurationFormat {
         // Beyond a million years the words are meaningless and Int conversion would trap.
         guard interval.isFinite, abs(interval) < 3e13 else { return "\(interval) s" }
         if abs(interval) < 1, interval != 0 {
-            // Up to three decimals, trailing zeros dropped ("0.5 s"), without a number formatter:
-            // those load ICU, a few megabytes the agent does not need.
-            var text = String(format: "%.3f", interval)
+            // Up to three decimals, trailing zeros dropped ("0.5 s").
+            var text = fixedPointText(interval, fractionDigits: 3)
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }
             return "\(text) s"

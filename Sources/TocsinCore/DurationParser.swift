@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads durations the way people type them: `90`, `90s`, `3m`, `1h30m`, `1h 30m`, `2.5min`,
 /// `1:30` (minutes:seconds) and `01:02:03` (hours:minutes:seconds).
@@ -8,7 +8,7 @@ public enum DurationParser {
 
     /// The duration `text` spells, in seconds, or an error naming what was wrong.
     public static func parse(_ text: String) throws(AlarmInputError) -> TimeInterval {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         let quoted = AlarmInputError.quotable(trimmed)
         guard !trimmed.isEmpty else {
             throw AlarmInputError("A duration is missing. Try \(examples).")

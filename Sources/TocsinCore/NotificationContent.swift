@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What a desktop notification for an alarm shows, independent of any notification library.
 public struct NotificationContent: Sendable, Equatable {
@@ -59,17 +59,26 @@ public struct NotificationContent: Sendable, Equatable {
 /// ringing) and the notice for a ring nobody answered.
 public struct NotificationContentWriter: Sendable {
     /// The zone in which end times are shown.
-    public var timeZone: TimeZone
-    /// The locale for times of day (12- or 24-hour clock).
-    public var locale: Locale
+    public var timeZone: TimeZoneRules
+    /// The locale for times of day (12- or 24-hour clock), as the environment names it: "en_US.UTF-8".
+    public var localeIdentifier: String
     /// Why no sound can be played right now, if so: ringing notifications say it, so a user who
     /// sees the alert knows it is silent.
     public var soundProblem: String?
 
-    /// Creates a writer for times in `timeZone`, written for `locale`.
-    public init(timeZone: TimeZone = .current, locale: Locale = .current) {
+    /// Creates a writer for times in `timeZone`, written for the locale `localeIdentifier`.
+    public init(timeZone: TimeZoneRules = .utc, localeIdentifier: String = NotificationContentWriter.environmentLocale()) {
         self.timeZone = timeZone
-        self.locale = locale
+        self.localeIdentifier = localeIdentifier
+    }
+
+    /// The locale the C library would format times in: `LC_ALL`, else `LC_TIME`, else `LANG`
+    /// (the first that is set and not empty); "C" when none is.
+    ///
+    /// Read here because FoundationEssentials' `Locale.current`, all the agent links, is always
+    /// "en_001" on Linux, whatever the environment says.
+    public static func environmentLocale(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
     }
 
     /// The live activity of `alarm` at `now`; `nil` in states that show none (scheduled).
@@ -162,7 +171,7 @@ public struct NotificationContentWriter: Sendable {
         let second = ScheduleCalculator.wallClock(of: date, in: timeZone).secondOfDay
         let (hour, minute) = (second / 3600, second / 60 % 60)
         let minutes = minute < 10 ? "0\(minute)" : "\(minute)"
-        guard Self.usesTwelveHourClock(locale.identifier) else {
+        guard Self.usesTwelveHourClock(localeIdentifier) else {
             return "\(hour < 10 ? "0" : "")\(hour):\(minutes)"
         }
         return "\(hour % 12 == 0 ? 12 : hour % 12):\(minutes) \(hour < 12 ? "AM" : "PM")"

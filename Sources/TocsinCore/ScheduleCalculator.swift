@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns schedules into the instants they ring at, for a time zone and a moment that are always
 /// passed in: nothing here reads the clock or the machine's zone.
@@ -32,7 +32,7 @@ public enum ScheduleCalculator {
     ///   one-shot on its day across restarts and zone changes, store `pinned(_:after:in:)` instead.
     ///
     /// An instant exactly at `after` does not count: it is the one that just rang.
-    public static func nextOccurrence(of schedule: AlarmSchedule, after: Date, in timeZone: TimeZone) -> Date? {
+    public static func nextOccurrence(of schedule: AlarmSchedule, after: Date, in timeZone: TimeZoneRules) -> Date? {
         switch schedule {
         case .fixed(let date):
             return date > after ? date : nil
@@ -46,7 +46,7 @@ public enum ScheduleCalculator {
 
     /// When `schedule` rings next after it rang at `rang`: the next occurrence for a repeating
     /// schedule, `nil` for every one-shot (it is done).
-    public static func nextOccurrence(of schedule: AlarmSchedule, afterRingingAt rang: Date, in timeZone: TimeZone) -> Date? {
+    public static func nextOccurrence(of schedule: AlarmSchedule, afterRingingAt rang: Date, in timeZone: TimeZoneRules) -> Date? {
         schedule.isRepeating ? nextOccurrence(of: schedule, after: rang, in: timeZone) : nil
     }
 
@@ -54,7 +54,7 @@ public enum ScheduleCalculator {
     /// the past, with the instant it was understood as.
     ///
     /// An instant equal to `now` counts as past: that moment is already over by the time it is set.
-    public static func firstFireDate(of schedule: AlarmSchedule, now: Date, in timeZone: TimeZone) throws(AlarmInputError) -> Date {
+    public static func firstFireDate(of schedule: AlarmSchedule, now: Date, in timeZone: TimeZoneRules) throws(AlarmInputError) -> Date {
         if let date = nextOccurrence(of: schedule, after: now, in: timeZone) {
             return date
         }
@@ -77,7 +77,7 @@ public enum ScheduleCalculator {
     ///
     /// A pinned one-shot cannot slide to the next day when the agent restarts after it rang, or when
     /// the zone changes so that 07:00 has already passed in the new zone; it still follows the zone.
-    public static func pinned(_ schedule: AlarmSchedule, after now: Date, in timeZone: TimeZone) -> AlarmSchedule {
+    public static func pinned(_ schedule: AlarmSchedule, after now: Date, in timeZone: TimeZoneRules) -> AlarmSchedule {
         guard case .timeOfDay(let time, let weekdays) = schedule, weekdays.isEmpty,
               let next = nextDay(at: time, on: weekdays, after: now, in: timeZone) else { return schedule }
         return .localDateTime(next.date, time)
@@ -86,7 +86,7 @@ public enum ScheduleCalculator {
     /// The instant at which the wall clock of `timeZone` first shows `date` at `time` or later:
     /// the time itself when it exists once, its first occurrence when the clock falls back over
     /// it, the end of the gap when the clock springs forward over it.
-    public static func instant(of date: LocalDate, at time: TimeOfDay, in timeZone: TimeZone) -> Date {
+    public static func instant(of date: LocalDate, at time: TimeOfDay, in timeZone: TimeZoneRules) -> Date {
         let wall = date.daysSince1970 * secondsPerDay + time.secondsSinceMidnight
         let offset = { (instant: Int) in timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))) }
 
@@ -125,12 +125,12 @@ public enum ScheduleCalculator {
     }
 
     /// The calendar date the wall clock of `timeZone` shows at `instant`.
-    public static func localDate(of instant: Date, in timeZone: TimeZone) -> LocalDate {
+    public static func localDate(of instant: Date, in timeZone: TimeZoneRules) -> LocalDate {
         LocalDate(daysSince1970: floorDivision(wallSeconds(of: instant, in: timeZone), secondsPerDay))
     }
 
     /// The calendar day and the second of that day `instant` shows on the wall clock of `timeZone`.
-    public static func wallClock(of instant: Date, in timeZone: TimeZone) -> (date: LocalDate, secondOfDay: Int) {
+    public static func wallClock(of instant: Date, in timeZone: TimeZoneRules) -> (date: LocalDate, secondOfDay: Int) {
         let wall = wallSeconds(of: instant, in: timeZone)
         let day = floorDivision(wall, secondsPerDay)
         return (LocalDate(daysSince1970: day), wall - day * secondsPerDay)
@@ -141,7 +141,7 @@ public enum ScheduleCalculator {
     ///
     /// The offset is written out rather than abbreviated: Foundation on Linux has no "CET", only
     /// "GMT+1", and an offset is what tells a skipped or repeated hour apart.
-    public static func describe(_ instant: Date, in timeZone: TimeZone) -> String {
+    public static func describe(_ instant: Date, in timeZone: TimeZoneRules) -> String {
         let wall = wallSeconds(of: instant, in: timeZone)
         let date = LocalDate(daysSince1970: floorDivision(wall, secondsPerDay))
         let secondOfDay = wall - floorDivision(wall, secondsPerDay) * secondsPerDay
@@ -175,7 +175,7 @@ public enum ScheduleCalculator {
 
     /// The first day from the one `after` falls on (in `timeZone`) that is one of `weekdays` (any day
     /// when empty) and whose resolved instant is after `after`.
-    private static func nextDay(at time: TimeOfDay, on weekdays: Set<Weekday>, after: Date, in timeZone: TimeZone) -> (date: LocalDate, instant: Date)? {
+    private static func nextDay(at time: TimeOfDay, on weekdays: Set<Weekday>, after: Date, in timeZone: TimeZoneRules) -> (date: LocalDate, instant: Date)? {
         // No earlier day can ring after `after`: its clock already showed a later day by then. Resolved
         // instants never decrease from one day to the next, so the first match is the earliest, and
         // a matching day comes within a week (nine days at most if the clock fell back over midnight).
@@ -192,7 +192,7 @@ public enum ScheduleCalculator {
     }
 
     /// Seconds since 1970-01-01 00:00 on the wall clock of `timeZone` at `instant`, rounded down.
-    private static func wallSeconds(of instant: Date, in timeZone: TimeZone) -> Int {
+    private static func wallSeconds(of instant: Date, in timeZone: TimeZoneRules) -> Int {
         // Clamped so the Int conversion cannot trap on NaN or an absurd date read from a file;
         // ±30,000 years is far beyond any alarm.
         let interval = instant.timeIntervalSince1970

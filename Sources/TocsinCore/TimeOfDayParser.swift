@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads alarm times the way people type them: a time of day (`7:00`, `19:30`, `7am`, `7:15 pm`),
 /// a date (`2026-12-01`) and the days it repeats on (`daily`, `weekdays`, `weekends`, `mon,wed,fri`).
@@ -14,7 +14,7 @@ public enum TimeOfDayParser {
     /// `12am` is midnight, `12pm` noon), or `noon` / `midnight`. A bare hour ("7") is refused: it
     /// could as well be a duration.
     public static func parse(_ text: String) throws(AlarmInputError) -> TimeOfDay {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         let quoted = AlarmInputError.quotable(trimmed)
         guard !trimmed.isEmpty else {
             throw AlarmInputError("A time of day is missing. Try \(examples).")
@@ -64,7 +64,7 @@ public enum TimeOfDayParser {
 
     /// The calendar date `text` spells as `YYYY-MM-DD`, checked against the calendar (2026-02-30 is refused).
     public static func parseDate(_ text: String) throws(AlarmInputError) -> LocalDate {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         let quoted = AlarmInputError.quotable(trimmed.count <= 32 ? Substring(trimmed) : trimmed.prefix(20) + "…")
         let format = "Write it as YYYY-MM-DD, e.g. 2026-12-01."
         guard !trimmed.isEmpty else {
@@ -85,7 +85,7 @@ public enum TimeOfDayParser {
     /// `once` (no days: it rings once), or days and ranges separated by commas (`mon,wed,fri`,
     /// `mon-fri`, `sat-mon`, full names too), in any case.
     public static func parseRepeat(_ text: String) throws(AlarmInputError) -> Set<Weekday> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         let quoted = AlarmInputError.quotable(trimmed.count <= 64 ? Substring(trimmed) : trimmed.prefix(20) + "…")
         guard !trimmed.isEmpty else {
             throw AlarmInputError("The days to repeat on are missing. Try \(repeatExamples).")
@@ -99,7 +99,7 @@ public enum TimeOfDayParser {
         }
         var days: Set<Weekday> = []
         for item in trimmed.lowercased().split(separator: ",", omittingEmptySubsequences: false) {
-            let ends = item.split(separator: "-", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let ends = item.split(separator: "-", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
             let named = ends.compactMap(weekday(named:))
             guard (1...2).contains(ends.count), named.count == ends.count else {
                 let culprit = ends.first { weekday(named: $0) == nil } ?? String(item)

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How an instant becomes a `timespec` for an absolute timer: whole seconds since the epoch and
 /// nanoseconds. Kept here, pure, so the fuzz targets exercise the very conversion the agent's

@@ -42,7 +42,7 @@ enum AlarmCommand: Command {
         try parsed.expectPositionals(["TIME"], command: name)
         let options = try RingOptions(parsed, command: name)
         let now = Date()
-        let zone = TimeZone.current
+        let zone = TimeZoneRules.terminal
         let schedule = try schedule(from: parsed, now: now, in: zone)
         let preAlert = try parsed.values["--pre-alert"].map { text throws(CommandError) in
             try RingOptions.duration(text, what: "--pre-alert", command: name)
@@ -59,7 +59,7 @@ enum AlarmCommand: Command {
     }
 
     /// The schedule the command line describes, in the local zone.
-    private static func schedule(from parsed: ParsedArguments, now: Date, in zone: TimeZone) throws(CommandError) -> AlarmSchedule {
+    private static func schedule(from parsed: ParsedArguments, now: Date, in zone: TimeZoneRules) throws(CommandError) -> AlarmSchedule {
         let timeText = parsed.positionals[0]
         let dateOptions = ["--date", "--in-days"].filter { parsed.values[$0] != nil } + (parsed.flags.contains("--tomorrow") ? ["--tomorrow"] : [])
         guard dateOptions.count <= 1 else {

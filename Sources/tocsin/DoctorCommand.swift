@@ -122,7 +122,7 @@ enum DoctorCommand: Command {
         // Names differ between libraries ("Etc/UTC", "GMT"); what matters is the same clock now
         // and in half a year.
         let now = Date()
-        let sameClock = TimeZone(identifier: agentZone).map { zone in
+        let sameClock = TimeZoneRules(identifier: agentZone).map { zone in
             [0, 182 * 86_400].allSatisfy { zone.secondsFromGMT(for: now + $0) == TimeZone.current.secondsFromGMT(for: now + $0) }
         } ?? false
         findings.append(sameClock

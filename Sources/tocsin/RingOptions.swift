@@ -124,7 +124,7 @@ enum RequestSender {
     static func schedule(_ request: AlarmRequest, now: Date, command: String) throws(CommandError) -> Alarm {
         let alarm: Alarm
         do {
-            alarm = try request.makeAlarm(id: UUID(), now: now, timeZone: .current)
+            alarm = try request.makeAlarm(id: UUID(), now: now, timeZone: .terminal)
         } catch {
             throw .usage(error.message, command: command)
         }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import TocsinAgent
 import TocsinCore
 
@@ -28,20 +29,17 @@ while let argument = arguments.popFirst() {
     switch argument {
     case "--state-dir":
         guard let directory = arguments.popFirst() else {
-            FileHandle.standardError.write(Data("tocsind: --state-dir needs a directory.\n".utf8))
-            exit(2)
+            refuse("--state-dir needs a directory.")
         }
         configuration.stateDirectory = URL(fileURLWithPath: directory, isDirectory: true)
     case "--hook-time-limit":
         guard let text = arguments.popFirst(), let seconds = Double(text), seconds > 0, seconds.isFinite else {
-            FileHandle.standardError.write(Data("tocsind: --hook-time-limit needs a number of seconds above zero.\n".utf8))
-            exit(2)
+            refuse("--hook-time-limit needs a number of seconds above zero.")
         }
         configuration.hookTimeLimit = seconds
     case "--app-alarm-limit":
         guard let text = arguments.popFirst(), let limit = Int(text), limit > 0 else {
-            FileHandle.standardError.write(Data("tocsind: --app-alarm-limit needs a number of alarms above zero.\n".utf8))
-            exit(2)
+            refuse("--app-alarm-limit needs a number of alarms above zero.")
         }
         configuration.alarmsPerApplication = limit
     case "--version":
@@ -51,8 +49,13 @@ while let argument = arguments.popFirst() {
         print(usage)
         exit(0)
     default:
-        FileHandle.standardError.write(Data("tocsind: unknown option “\(argument)”.\n\n\(usage)\n".utf8))
-        exit(2)
+        refuse("unknown option “\(argument)”.\n\n\(usage)")
     }
 }
 exit(Agent(configuration: configuration).run())
+
+/// Says what is wrong with the command line on standard error and exits with status 2.
+func refuse(_ problem: String) -> Never {
+    AgentLog.writeToStandardError("tocsind: \(problem)")
+    exit(2)
+}

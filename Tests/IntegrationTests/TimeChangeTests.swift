@@ -94,7 +94,7 @@ import TocsinCore
         #expect(watch.standardOutput().components(separatedBy: "\"event\":\"rescheduled\"").count - 1 == 2, "\(watch.standardOutput())")
         // The live countdown shows its end time in the new zone.
         let teaEnd = Date(timeIntervalSince1970: try #require(after["Tea"]))
-        let endInTokyo = NotificationContentWriter(timeZone: TimeZone(identifier: "Asia/Tokyo")!).timeOfDay(teaEnd)
+        let endInTokyo = NotificationContentWriter(timeZone: TimeZoneRules(identifier: "Asia/Tokyo")!).timeOfDay(teaEnd)
         let updated = try session.waitForNotification(timeout: .seconds(3)) { $0.summary == "Tea" && $0.receivedAt > switched && $0.body.contains("ends \(endInTokyo)") }
         #expect(updated.body.contains(endInTokyo))
         #expect(agent.standardError().contains("The time zone is now Asia/Tokyo"), "\(agent.standardError())")

@@ -21,14 +21,14 @@ struct AlarmPersistenceTests {
         var book: [Alarm] = []
         for number in 1...3 {
             book.append(Self.alarm(number))
-            try persistence.record([.put(book.last!)], count: book.count, current: { book }, timeZone: .gmt)
+            try persistence.record([.put(book.last!)], count: book.count, current: { book }, timeZone: .utc)
         }
         book.remove(at: 1)
-        try persistence.record([.remove(fixedID(2))], count: book.count, current: { book }, timeZone: .gmt)
+        try persistence.record([.remove(fixedID(2))], count: book.count, current: { book }, timeZone: .utc)
         var renamed = book[0]
         renamed.title = "Coffee"
         book[0] = renamed
-        try persistence.record([.put(renamed), .zone("Europe/Berlin")], count: book.count, current: { book }, timeZone: .gmt)
+        try persistence.record([.put(renamed), .zone("Europe/Berlin")], count: book.count, current: { book }, timeZone: .utc)
         #expect(!FileManager.default.fileExists(atPath: persistence.fileURL.path), "a short journal needs no snapshot yet")
         #expect(persistence.journal.count == 6)
 
@@ -47,7 +47,7 @@ struct AlarmPersistenceTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let persistence = AlarmPersistence(directory: root)
         let first = Self.alarm(1)
-        try persistence.record([.put(first)], count: [first].count, current: { [first] }, timeZone: .gmt)
+        try persistence.record([.put(first)], count: [first].count, current: { [first] }, timeZone: .utc)
         let handle = try FileHandle(forWritingTo: persistence.journal.fileURL)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data(#"{"put":{"_0":{"id":"#.utf8))
@@ -56,14 +56,14 @@ struct AlarmPersistenceTests {
         // persistence is never used again: a torn tail only comes from a process that died.)
         let second = Self.alarm(2)
         let restarted = AlarmPersistence(directory: root)
-        try restarted.record([.put(second)], count: [first, second].count, current: { [first, second] }, timeZone: .gmt)
+        try restarted.record([.put(second)], count: [first, second].count, current: { [first, second] }, timeZone: .utc)
         #expect(AlarmJournal(directory: root).read() == .read([.put(first), .put(second)]))
 
         // A torn tail found at start-up is reported and dropped.
         let other = Self.directory()
         defer { try? FileManager.default.removeItem(at: other) }
         let crashed = AlarmPersistence(directory: other)
-        try crashed.record([.put(first)], count: [first].count, current: { [first] }, timeZone: .gmt)
+        try crashed.record([.put(first)], count: [first].count, current: { [first] }, timeZone: .utc)
         let tornChange = #"{"remove":{"_0":"#
         let written = String(decoding: try Data(contentsOf: crashed.journal.fileURL), as: UTF8.self)
         try Data((written + tornChange).utf8).write(to: crashed.journal.fileURL)
@@ -78,11 +78,11 @@ struct AlarmPersistenceTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let persistence = AlarmPersistence(directory: root)
         let first = Self.alarm(1), second = Self.alarm(2), third = Self.alarm(3)
-        try persistence.record([.put(first)], count: 1, current: { [first] }, timeZone: .gmt)
-        try persistence.record([.put(second)], count: 2, current: { [first, second] }, timeZone: .gmt)
+        try persistence.record([.put(first)], count: 1, current: { [first] }, timeZone: .utc)
+        try persistence.record([.put(second)], count: 2, current: { [first, second] }, timeZone: .utc)
         #expect(AlarmJournal(directory: root).read() == .read([.put(first), .put(second)]))
         try FileManager.default.removeItem(at: persistence.journal.fileURL)
-        try persistence.record([.put(third)], count: 3, current: { [first, second, third] }, timeZone: .gmt)
+        try persistence.record([.put(third)], count: 3, current: { [first, second, third] }, timeZone: .utc)
         // Only what came after the deletion is there, but it is there, in a file others can read.
         #expect(AlarmJournal(directory: root).read() == .read([.put(third)]))
     }
@@ -93,7 +93,7 @@ struct AlarmPersistenceTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let persistence = AlarmPersistence(directory: root)
         let first = Self.alarm(1)
-        try persistence.saveAll([first], timeZone: .gmt)
+        try persistence.saveAll([first], timeZone: .utc)
         let garbage = Data("not json\n{\"remove\":{\"_0\":\"00000000-0000-0000-0000-000000000001\"}}\n".utf8)
         try garbage.write(to: persistence.journal.fileURL)
         let loaded = AlarmPersistence(directory: root).load()
@@ -112,7 +112,7 @@ struct AlarmPersistenceTests {
         var book: [Alarm] = []
         for number in 1...AlarmPersistence.minimumJournalLength {
             book.append(Self.alarm(number))
-            try persistence.record([.put(book.last!)], count: book.count, current: { book }, timeZone: .gmt)
+            try persistence.record([.put(book.last!)], count: book.count, current: { book }, timeZone: .utc)
         }
         #expect(persistence.journal.count == 0, "the journal was not folded in")
         #expect(AlarmStore(directory: root).load() == .loaded(book))
@@ -130,7 +130,7 @@ struct AlarmPersistenceTests {
             Issue.record("a newer state file was not refused")
             return
         }
-        #expect(throws: StoreError.self) { try persistence.record([.put(Self.alarm(1))], count: [].count, current: { [] }, timeZone: .gmt) }
+        #expect(throws: StoreError.self) { try persistence.record([.put(Self.alarm(1))], count: [].count, current: { [] }, timeZone: .utc) }
         #expect(!FileManager.default.fileExists(atPath: persistence.journal.fileURL.path))
         #expect(try Data(contentsOf: root.appendingPathComponent("alarms.json")) == newer)
     }
@@ -140,7 +140,7 @@ struct AlarmPersistenceTests {
         let root = Self.directory()
         defer { try? FileManager.default.removeItem(at: root) }
         let persistence = AlarmPersistence(directory: root)
-        try persistence.record([.put(Self.alarm(1))], count: [Self.alarm(1)].count, current: { [Self.alarm(1)] }, timeZone: .gmt)
+        try persistence.record([.put(Self.alarm(1))], count: [Self.alarm(1)].count, current: { [Self.alarm(1)] }, timeZone: .utc)
         try Data("garbage".utf8).write(to: persistence.fileURL)
         let loaded = AlarmPersistence(directory: root).load()
         guard case .setAside = loaded.outcome else {

@@ -69,11 +69,11 @@ struct AlarmRequestTests {
     // MARK: alarms
 
     /// `t0` is Friday 2027-01-15 08:00 UTC (09:00 in Berlin).
-    func makeAlarm(_ request: AlarmRequest, in zone: TimeZone = .gmt) throws(AlarmInputError) -> Alarm {
+    func makeAlarm(_ request: AlarmRequest, in zone: TimeZoneRules = .utc) throws(AlarmInputError) -> Alarm {
         try request.makeAlarm(id: fixedID(1), now: t0, timeZone: zone)
     }
 
-    func alarmMessage(_ request: AlarmRequest, in zone: TimeZone = .gmt) throws -> String {
+    func alarmMessage(_ request: AlarmRequest, in zone: TimeZoneRules = .utc) throws -> String {
         try #require(throws: AlarmInputError.self) { try makeAlarm(request, in: zone) }.message
     }
 

@@ -49,7 +49,7 @@ struct AlarmScheduleBehaviourTests {
     @Test("The pre-alert starts exactly at fireDate − pre-alert, shows a live countdown to the alarm, then the alarm rings")
     func preAlertStart() throws {
         var book = AlarmBook(timeZone: berlin)
-        let writer = NotificationContentWriter(timeZone: berlin, locale: Locale(identifier: "en_GB"))
+        let writer = NotificationContentWriter(timeZone: berlin, localeIdentifier: "en_GB")
         let scheduled = try book.schedule(alarmRequest(.timeOfDay(seven, weekdays: Weekday.workdays), preAlert: 900),
                                           id: fixedID(1), now: utc("2026-01-05T05:00:00Z"))
         #expect(scheduled.kind == .scheduled)
@@ -368,7 +368,7 @@ struct AlarmScheduleBehaviourTests {
         ("east", newYork, berlin, utc("2026-01-05T10:00:00Z"), utc("2026-01-05T12:00:00Z"), utc("2026-01-06T06:00:00Z")),
         ("west", berlin, newYork, utc("2026-01-05T08:00:00Z"), utc("2026-01-06T06:00:00Z"), utc("2026-01-06T12:00:00Z")),
     ])
-    func repeatingAfterZoneChange(direction: String, from: TimeZone, to: TimeZone, now: Date, before: Date, after: Date) throws {
+    func repeatingAfterZoneChange(direction: String, from: TimeZoneRules, to: TimeZoneRules, now: Date, before: Date, after: Date) throws {
         var book = AlarmBook(timeZone: from)
         _ = try book.schedule(alarmRequest(.timeOfDay(seven, weekdays: Weekday.everyDay)), id: fixedID(1), now: now)
         #expect(book.nextDeadline == before)

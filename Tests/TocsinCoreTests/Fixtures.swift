@@ -52,7 +52,7 @@ enum Fixture {
         case nil:
             .countdown(CountdownPhase(fireDate: createdAt.addingTimeInterval(duration), duration: duration))
         case let schedule?:
-            .scheduled(fireDate: ScheduleCalculator.nextOccurrence(of: schedule, after: createdAt, in: .gmt) ?? createdAt.addingTimeInterval(60))
+            .scheduled(fireDate: ScheduleCalculator.nextOccurrence(of: schedule, after: createdAt, in: .utc) ?? createdAt.addingTimeInterval(60))
         }
         return Alarm(
             id: id, title: title, kind: kind, schedule: schedule, countdownDuration: duration,
@@ -90,8 +90,8 @@ enum Fixture {
     }
 
     /// The zone `identifier`, which the tests rely on existing.
-    static func zone(_ identifier: String) -> TimeZone {
-        TimeZone(identifier: identifier)!
+    static func zone(_ identifier: String) -> TimeZoneRules {
+        TimeZoneRules(identifier: identifier)!
     }
 
     /// An instant written in ISO 8601 with its offset, e.g. "2026-03-29T01:00:00Z".

@@ -5,7 +5,7 @@ import TocsinCore
 @Suite("NotificationContentWriter")
 struct NotificationContentTests {
     /// Times of day in UTC, British English (24-hour clock).
-    let writer = NotificationContentWriter(timeZone: TimeZone(identifier: "UTC")!, locale: Locale(identifier: "en_GB"))
+    let writer = NotificationContentWriter(timeZone: TimeZoneRules(identifier: "UTC")!, localeIdentifier: "en_GB")
 
     /// The id prefix the command-line hints use.
     static func short(_ alarm: Alarm) -> String { String(alarm.id.uuidString.lowercased().prefix(8)) }
@@ -114,7 +114,7 @@ struct NotificationContentTests {
 
     @Test("A fixed instant in the ringing body is shown in the writer's zone, with its offset")
     func alertingFixedInZone() throws {
-        let berlin = NotificationContentWriter(timeZone: Fixture.zone("Europe/Berlin"), locale: Locale(identifier: "en_GB"))
+        let berlin = NotificationContentWriter(timeZone: Fixture.zone("Europe/Berlin"), localeIdentifier: "en_GB")
         let alarm = Fixture.alarm(title: "Call", schedule: .fixed(t0), state: .alerting(since: t0))
         #expect(try #require(berlin.liveActivity(for: alarm, at: t0)).body == "Alarm · ringing since 09:00 · Fri 15 Jan 2027 09:00 UTC+1")
     }
@@ -207,14 +207,14 @@ struct NotificationContentTests {
 
     @Test("Time of day in an explicit zone and locale", arguments: timesOfDay)
     func timeOfDay(zone: String, locale: String, offset: TimeInterval, text: String) throws {
-        let writer = NotificationContentWriter(timeZone: try #require(TimeZone(identifier: zone)), locale: Locale(identifier: locale))
+        let writer = NotificationContentWriter(timeZone: try #require(TimeZoneRules(identifier: zone)), localeIdentifier: locale)
         let written = writer.timeOfDay(at(offset))
         #expect(written == text, "got \(written.debugDescription)")
     }
 
     @Test("The end time in the body follows the writer's zone and locale")
     func bodyUsesLocale() throws {
-        let writer = NotificationContentWriter(timeZone: try #require(TimeZone(identifier: "America/New_York")), locale: Locale(identifier: "en_US"))
+        let writer = NotificationContentWriter(timeZone: try #require(TimeZoneRules(identifier: "America/New_York")), localeIdentifier: "en_US")
         let content = try #require(writer.liveActivity(for: Fixture.alarm(duration: 180), at: at(1)))
         #expect(content.body == "2:59 remaining · ends 3:03 AM")
     }

@@ -13,7 +13,13 @@ import TocsinCore
 //   Pacific/Apia        2011-12-30 10:00Z  Thu 29 Dec 23:59:59 -10 -> Sat 31 Dec 00:00 +14 (30 Dec skipped)
 //                       2021-04-04 14:00Z  04:00 +14 -> 03:00 +13 (its last change; no DST since)
 
-private func zone(_ identifier: String) -> TimeZone {
+/// The zone `identifier` as the code under test reads it (the system's zone file).
+private func zone(_ identifier: String) -> TimeZoneRules {
+    TimeZoneRules(identifier: identifier)!
+}
+
+/// The zone `identifier` as Foundation (ICU) knows it: the independent oracle.
+private func foundationZone(_ identifier: String) -> TimeZone {
     TimeZone(identifier: identifier)!
 }
 
@@ -41,7 +47,7 @@ private func wallClockFormatter(_ zoneID: String) -> DateFormatter {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.calendar = Calendar(identifier: .gregorian)
-    formatter.timeZone = zone(zoneID)
+    formatter.timeZone = foundationZone(zoneID)
     formatter.dateFormat = "EEE yyyy-MM-dd HH:mm xxx"
     return formatter
 }
@@ -49,7 +55,7 @@ private func wallClockFormatter(_ zoneID: String) -> DateFormatter {
 /// Seconds since the epoch of `date` at `time` as if the wall clock were UTC, computed with Calendar.
 private func wallSeconds(_ dateText: String, _ timeText: String) -> Int {
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = zone("UTC")
+    calendar.timeZone = foundationZone("UTC")
     let (parsedDay, parsedTime) = (day(dateText), clockTime(timeText))
     let components = DateComponents(year: parsedDay.year, month: parsedDay.month, day: parsedDay.day, hour: parsedTime.hour, minute: parsedTime.minute)
     return Int(calendar.date(from: components)!.timeIntervalSince1970)
@@ -57,7 +63,7 @@ private func wallSeconds(_ dateText: String, _ timeText: String) -> Int {
 
 /// The definition the calculator implements, by brute force: the first whole minute at which the
 /// clock of `timeZone` shows `wall` or later, found by scanning minute by minute.
-private func firstMinuteShowing(atLeast wall: Int, in timeZone: TimeZone) -> Date {
+private func firstMinuteShowing(atLeast wall: Int, in timeZone: TimeZoneRules) -> Date {
     var instant = wall - 15 * 3600
     while instant + timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(instant))) < wall {
         instant += 60
@@ -66,7 +72,7 @@ private func firstMinuteShowing(atLeast wall: Int, in timeZone: TimeZone) -> Dat
 }
 
 /// Every occurrence of `schedule` in `timeZone` from after `start` up to `end`, by chaining `nextOccurrence`.
-private func occurrences(of schedule: AlarmSchedule, after start: Date, through end: Date, in timeZone: TimeZone) -> [Date] {
+private func occurrences(of schedule: AlarmSchedule, after start: Date, through end: Date, in timeZone: TimeZoneRules) -> [Date] {
     var found: [Date] = []
     var cursor = start
     while let next = ScheduleCalculator.nextOccurrence(of: schedule, after: cursor, in: timeZone), next <= end {
@@ -195,7 +201,7 @@ struct ScheduleCalculatorTests {
     func matchesCalendarAwayFromTransitions(zoneID: String) {
         let timeZone = zone(zoneID)
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
+        calendar.timeZone = foundationZone(zoneID)
         let start = day("2025-01-01")
         var transitionDays = 0
         for offset in 0..<730 {
@@ -538,7 +544,7 @@ struct ScheduleCalculatorTests {
     @Test("Day numbers and weekdays agree with Foundation's Gregorian calendar from 1600 to 2400")
     func dayNumbersMatchCalendar() throws {
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone("UTC")
+        calendar.timeZone = foundationZone("UTC")
         var date = calendar.date(from: DateComponents(year: 1600, month: 1, day: 1))!
         let end = calendar.date(from: DateComponents(year: 2400, month: 3, day: 1))!
         while date < end {

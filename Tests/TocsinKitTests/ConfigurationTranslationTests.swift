@@ -68,7 +68,7 @@ extension TocsinKitTests {
                                                            attributes: TestConfigurations.attributes("Wake")),
                 id: id)
             let now = Date()
-            let agentAlarm = try request.makeAlarm(id: UUID(), now: now, timeZone: .current)
+            let agentAlarm = try request.makeAlarm(id: UUID(), now: now, timeZone: .utc)
             guard case .localDateTime? = agentAlarm.schedule else {
                 Issue.record("the agent no longer pins a one-shot time of day: \(String(describing: agentAlarm.schedule))")
                 return

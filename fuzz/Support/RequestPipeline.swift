@@ -50,14 +50,14 @@ enum RequestPipeline {
         return Date(timeIntervalSince1970: input.pick(base) + Double(Int16(truncatingIfNeeded: Int(input.byte()) << 8 | Int(input.byte()))) * 37)
     }
 
-    static let zones: [TimeZone] = ["UTC", "Europe/Berlin", "America/St_Johns", "Pacific/Chatham", "Australia/Lord_Howe",
-                                    "Pacific/Kiritimati", "Pacific/Pago_Pago", "America/Sao_Paulo", "Asia/Kathmandu"].compactMap(TimeZone.init(identifier:))
-    static let locales: [Locale] = ["en_US", "de_DE", "ar_EG", "fa_IR", "ja_JP", "en_US_POSIX"].map(Locale.init(identifier:))
+    static let zones: [TimeZoneRules] = ["UTC", "Europe/Berlin", "America/St_Johns", "Pacific/Chatham", "Australia/Lord_Howe",
+                                    "Pacific/Kiritimati", "Pacific/Pago_Pago", "America/Sao_Paulo", "Asia/Kathmandu"].compactMap({ TimeZoneRules(identifier: $0) })
+    static let locales = ["en_US", "de_DE", "ar_EG", "fa_IR", "ja_JP", "en_US_POSIX", "en_US.UTF-8", "C"]
 
     /// Runs `dictionary` through the agent's path; `script` chooses what happens afterwards.
     static func run(_ dictionary: [String: WireValue], now: Date, script input: inout FuzzInput) {
         let zone = input.pick(zones)
-        let writer = NotificationContentWriter(timeZone: zone, locale: input.pick(locales))
+        let writer = NotificationContentWriter(timeZone: zone, localeIdentifier: input.pick(locales))
 
         let request: AlarmRequest
         do {
@@ -145,7 +145,7 @@ enum RequestPipeline {
             fatalError("the saved alarms load back differently:\n\(book.alarms)\n\(alarms)")
         }
         let restarted = AlarmBook(alarms: alarms, timeZone: store.savedTimeZone ?? book.timeZone)
-        afterCommit([], book: restarted, now: now, writer: NotificationContentWriter(timeZone: restarted.timeZone, locale: Locale(identifier: "en_US")))
+        afterCommit([], book: restarted, now: now, writer: NotificationContentWriter(timeZone: restarted.timeZone, localeIdentifier: "en_US"))
     }
 
     /// What the agent does after a change (besides saving, see `restart`): notify, signal, arm its timers.

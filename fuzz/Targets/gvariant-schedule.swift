@@ -42,7 +42,7 @@ public func fuzzGVariantSchedule(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
     RequestPipeline.run(dictionary, now: now, script: &script)
 
     if let request = try? AlarmWireFormat.decodeRequest(dictionary) {
-        var book = AlarmBook(timeZone: TimeZone(identifier: "UTC")!)
+        var book = AlarmBook(timeZone: TimeZoneRules(identifier: "UTC")!)
         if let event = try? book.schedule(request, now: now) {
             // Get/List/signals: the alarm dictionary as a GVariant, read back by the client.
             let wire = AlarmWireFormat.encode(event.alarm)
@@ -51,7 +51,7 @@ public func fuzzGVariantSchedule(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
             guard sameWire(.dictionary(Variant.dictionary(made)), .dictionary(wire)) else {
                 fatalError("the alarm dictionary does not survive GVariant: \(wire)")
             }
-            let writer = NotificationContentWriter(timeZone: TimeZone(identifier: "UTC")!, locale: Locale(identifier: "en_US"))
+            let writer = NotificationContentWriter(timeZone: TimeZoneRules(identifier: "UTC")!, localeIdentifier: "en_US")
             // Let it count down and ring, to see every notification it makes.
             var contents = [writer.liveActivity(for: event.alarm, at: now), writer.missedNotice(for: event.alarm, dueAt: now)]
             for _ in 0..<3 {

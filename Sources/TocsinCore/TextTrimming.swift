@@ -1,0 +1,40 @@
+import FoundationEssentials
+
+// The agent links FoundationEssentials only, which has no `trimmingCharacters(in:)` or
+// `CharacterSet`; these give the same answers as Foundation's for the sets Tocsin uses.
+extension StringProtocol {
+    /// The text without leading and trailing spaces and tabs: what Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` removes (Unicode space separators, U+0009, U+200B).
+    package func trimmingSpaces() -> String {
+        trimming(where: Self.isSpace)
+    }
+
+    /// The text without leading and trailing spaces, tabs and line breaks: what Foundation's
+    /// `trimmingCharacters(in: .whitespacesAndNewlines)` removes.
+    package func trimmingSpacesAndNewlines() -> String {
+        trimming { Self.isSpace($0) || Self.isLineBreak($0) }
+    }
+
+    /// Whether every scalar of the text is in `allowed` (ASCII characters only).
+    package func consists(ofASCII allowed: String) -> Bool {
+        unicodeScalars.allSatisfy { $0.isASCII && allowed.unicodeScalars.contains($0) }
+    }
+
+    private func trimming(where isTrimmed: (Unicode.Scalar) -> Bool) -> String {
+        let scalars = String(self).unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isTrimmed($0) }) else { return "" }
+        let last = scalars.lastIndex(where: { !isTrimmed($0) })!
+        return String(String.UnicodeScalarView(scalars[first...last]))
+    }
+
+    /// Foundation's set also holds U+200B ZERO WIDTH SPACE, a space separator in Unicode before 4.0.1.
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
+    }
+
+    /// U+000A–U+000D, U+0085 and the line and paragraph separators (Unicode categories Zl, Zp).
+    private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
+        (0x0A...0x0D).contains(scalar.value) || scalar.value == 0x85
+            || scalar.properties.generalCategory == .lineSeparator || scalar.properties.generalCategory == .paragraphSeparator
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import TocsinCore
+
+/// The helpers that stand in for Foundation APIs the agent no longer links (it uses
+/// FoundationEssentials only) give Foundation's answers.
+@Suite struct FoundationEssentialsHelpersTests {
+    static let samples = [
+        "", " ", "\t", "  07:30 ", "\u{00A0}Tea\u{3000}", "\u{2003}x\u{2009}", " a b ", "\n line \n", "\r\n\u{85}x\u{2028}\u{2029}",
+        "\u{200B}zero-width\u{200B}", "é\u{301} ", "🍞 bread\t",
+    ]
+
+    @Test(arguments: samples)
+    func trimmingMatchesFoundation(text: String) {
+        #expect(text.trimmingSpaces() == text.trimmingCharacters(in: .whitespaces))
+        #expect(text.trimmingSpacesAndNewlines() == text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test func asciiSetMembership() {
+        #expect("org.example-Cook_2".consists(ofASCII: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_"))
+        #expect(!"org.exämple".consists(ofASCII: "abcdefghijklmnopqrstuvwxyz."))
+        #expect(!"a b".consists(ofASCII: "ab"))
+        #expect("".consists(ofASCII: "ab"))
+    }
+
+    @Test func fixedPointTextMatchesPrintf() {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1.005, 2.675, -6.0206, 0.0004, -0.0004, 0.9996, 123.456, -40, 8_999_999.994]
+        for _ in 0..<2_000 { values.append(Double.random(in: -1_000...1_000, using: &generator)) }
+        for value in values {
+            for digits in [0, 2, 3] {
+                let ours = fixedPointText(value, fractionDigits: digits)
+                let printf = String(format: "%.\(digits)f", value)
+                // printf rounds the binary value half to even and keeps "-0.00"; ours rounds half
+                // away from zero and writes no sign on zero. Only those cases may differ, by one
+                // unit in the last place.
+                if ours != printf {
+                    let unit = pow(10, -Double(digits))
+                    #expect(abs(Double(ours)! - Double(printf)!) <= unit * 1.0001, "\(value) with \(digits) decimals: \(ours) vs \(printf)")
+                }
+            }
+        }
+        #expect(fixedPointText(-6.0206, fractionDigits: 2) == "-6.02")
+        #expect(fixedPointText(-0.0004, fractionDigits: 3) == "0.000")
+        #expect(fixedPointText(.infinity, fractionDigits: 2) == "inf")
+        #expect(fixedPointText(1e300, fractionDigits: 2) == "1e+300")
+    }
+
+    @Test func jsonValueAcceptsWhatJSONSerializationAccepts() throws {
+        let valid = [#"{"a": [1, 2.5, "x", true, null, {"b": {}}]}"#, "3", #""text""#, "null", "[]", "-1e5", "  true  "]
+        for text in valid {
+            #expect((try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) != nil, "\(text)")
+            #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil, "\(text)")
+        }
+        for text in ["", "{", "{'a': 1}", "nul", "01", "[1] x"] {
+            #expect((try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))) == nil, "\(text)")
+            #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) == nil, "\(text)")
+        }
+    }
+
+    @Test func jsonValueKeepsIntegersAndRoundTrips() throws {
+        let text = #"{"format":2,"lateLimit":900.5,"list":[1,"a",false,null],"nested":{"x":-3}}"#
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(value.object?["format"] == .integer(2))
+        #expect(value.object?["lateLimit"] == .number(900.5))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        #expect(String(decoding: try encoder.encode(value), as: UTF8.self) == text)
+    }
+
+    @Test func deeplyNestedJSONIsRefusedNotACrash() {
+        // Metadata is at most 4 KB: 2,000 levels is as deep as it gets. JSONSerialization refused
+        // that too (its limit is 512 levels, like JSONDecoder's).
+        let deep = String(repeating: "[", count: 2_000) + String(repeating: "]", count: 2_000)
+        #expect((try? JSONSerialization.jsonObject(with: Data(deep.utf8), options: [.fragmentsAllowed])) == nil)
+        let request = AlarmRequest(title: "Deep", duration: 60, metadata: deep)
+        let error = #expect(throws: AlarmInputError.self) { try request.makeAlarm(id: UUID(), now: Date()) }
+        #expect(error?.message == "The metadata is not valid JSON.")
+        // Nesting a real application uses is kept.
+        let usual = AlarmRequest(title: "Nested", duration: 60, metadata: String(repeating: "[", count: 100) + String(repeating: "]", count: 100))
+        #expect(throws: Never.self) { try usual.makeAlarm(id: UUID(), now: Date()) }
+    }
+
+    @Test func fileErrorsAreDescribedByTheirPOSIXReason() {
+        do {
+            _ = try Data(contentsOf: URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)"))
+            Issue.record("reading a missing file succeeded")
+        } catch {
+            #expect(describeFileError(error) == "No such file or directory")
+        }
+        struct Other: Error {}
+        #expect(describeFileError(Other()) == "Other()")
+    }
+}
