@@ -34,6 +34,8 @@ public struct AlarmBook: Sendable, Equatable {
         self.capacity = capacity
         self.timeZone = timeZone
         alarmsByID.reserveCapacity(alarms.count)
+        deadlines.reserveCapacity(alarms.count)
+        alarmFireDates.reserveCapacity(alarms.lazy.filter { $0.kind == .alarm }.count)
         for alarm in alarms where !alarmsByID.contains(alarm.id) {
             write(alarm.id, alarm)
         }
