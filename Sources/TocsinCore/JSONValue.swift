@@ -56,3 +56,74 @@ package enum JSONValue: Codable, Equatable, Sendable {
         if case .array(let elements) = self { elements } else { nil }
     }
 }
+
+extension JSONValue {
+    /// The value as one line of JSON text, object keys sorted, slashes not escaped: what
+    /// `JSONSerialization` writes with `.sortedKeys` and `.withoutEscapingSlashes`, without its
+    /// cost (it sorts keys with a localized comparison and goes through `Any` and NSString — about
+    /// 0.3 ms for one alarm, which `tocsin watch --json` pays on every event).
+    ///
+    /// Keys are sorted by their UTF-8 bytes, which for Tocsin's keys (lowercase letters and
+    /// hyphens) is the order JSONSerialization gives.
+    package var jsonText: String {
+        var text = ""
+        write(to: &text)
+        return text
+    }
+
+    private func write(to text: inout String) {
+        switch self {
+        case .null: text += "null"
+        case .bool(let value): text += value ? "true" : "false"
+        case .integer(let value): text += String(value)
+        case .number(let value): text += Self.numberText(value)
+        case .string(let value): Self.writeString(value, to: &text)
+        case .array(let elements):
+            text += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text += "," }
+                element.write(to: &text)
+            }
+            text += "]"
+        case .object(let members):
+            text += "{"
+            for (index, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+                if index > 0 { text += "," }
+                Self.writeString(key, to: &text)
+                text += ":"
+                members[key]!.write(to: &text)
+            }
+            text += "}"
+        }
+    }
+
+    /// A number as JSONSerialization writes it: whole numbers without a fraction ("60", "-0"),
+    /// others in Swift's shortest form that reads back the same ("0.1", "1e-07").
+    private static func numberText(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e16 {
+            return value.sign == .minus && value == 0 ? "-0" : String(Int64(value))
+        }
+        return "\(value)"
+    }
+
+    private static func writeString(_ value: String, to text: inout String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case "\u{08}": text += "\\b"
+            case "\u{0C}": text += "\\f"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+}

@@ -78,33 +78,32 @@ enum AlarmText {
     }
 
     /// The alarm as a JSON object: the D-Bus keys, plus `remaining` for a running countdown.
-    static func jsonObject(_ alarm: Alarm, at now: Date) -> [String: Any] {
+    static func jsonObject(_ alarm: Alarm, at now: Date) -> JSONValue {
         var object = AlarmWireFormat.encode(alarm).mapValues(jsonValue)
         if case .countdown(let phase) = alarm.state {
-            object["remaining"] = (phase.remaining(at: now) * 1000).rounded() / 1000
+            object["remaining"] = .number((phase.remaining(at: now) * 1000).rounded() / 1000)
         }
-        return object
+        return .object(object)
     }
 
-    /// `value` serialised as one line of JSON with sorted keys.
-    static func json(_ value: Any) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("null".utf8)
-        return String(decoding: data, as: UTF8.self)
+    /// `value` as one line of JSON with sorted keys.
+    static func json(_ value: JSONValue) -> String {
+        value.jsonText
     }
 
     private static func clock(_ interval: TimeInterval) -> String {
         DurationFormat.clock(seconds: CountdownClock.displayedSeconds(remaining: interval))
     }
 
-    static func jsonValue(_ value: WireValue) -> Any {
+    static func jsonValue(_ value: WireValue) -> JSONValue {
         switch value {
-        case .string(let text): text
-        case .double(let number): number
-        case .integer(let number): number
-        case .bool(let flag): flag
-        case .stringMap(let map): map
-        case .dictionary(let dictionary): dictionary.mapValues(jsonValue)
-        case .unsupported(let signature): "<\(signature)>"
+        case .string(let text): .string(text)
+        case .double(let number): .number(number)
+        case .integer(let number): .integer(Int(number))
+        case .bool(let flag): .bool(flag)
+        case .stringMap(let map): .object(map.mapValues(JSONValue.string))
+        case .dictionary(let dictionary): .object(dictionary.mapValues(jsonValue))
+        case .unsupported(let signature): .string("<\(signature)>")
         }
     }
 }

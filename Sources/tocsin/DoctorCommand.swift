@@ -37,11 +37,11 @@ enum DoctorCommand: Command {
         do { client = try TocsinClient() } catch { throw CommandError(error) }
         let findings = examine(client)
         if parsed.flags.contains("--json") {
-            Output.line(AlarmText.json(findings.map { finding -> [String: Any] in
-                var object: [String: Any] = ["check": finding.check, "level": finding.level.rawValue, "message": finding.message]
-                object["fix"] = finding.fix
-                return object
-            }))
+            Output.line(AlarmText.json(.array(findings.map { finding in
+                var object: [String: JSONValue] = ["check": .string(finding.check), "level": .string(finding.level.rawValue), "message": .string(finding.message)]
+                object["fix"] = finding.fix.map(JSONValue.string)
+                return .object(object)
+            })))
         } else {
             for finding in findings {
                 let mark = switch finding.level {

@@ -33,7 +33,7 @@ enum ListCommand: Command {
             Output.note("Ringing with its alert hidden (\(hiddenBy)): \(ringing.map { "“\($0.title)” (\(AlarmText.shortID($0.id)))" }.joined(separator: ", ")). Stop with “tocsin stop”.")
         }
         if parsed.flags.contains("--json") {
-            print(AlarmText.json(alarms.map { AlarmText.jsonObject($0, at: now) }))
+            print(AlarmText.json(.array(alarms.map { AlarmText.jsonObject($0, at: now) })))
         } else if alarms.isEmpty {
             Output.note("No alarms or timers.")
         } else {

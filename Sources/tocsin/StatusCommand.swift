@@ -22,7 +22,7 @@ enum StatusCommand: Command {
         let status: [String: WireValue]
         do { status = try TocsinClient().status() } catch { throw CommandError(error) }
         if parsed.flags.contains("--json") {
-            print(AlarmText.json(status.mapValues(AlarmText.jsonValue)))
+            print(AlarmText.json(.object(status.mapValues(AlarmText.jsonValue))))
             return
         }
         typealias Key = AlarmWireFormat.StatusKey

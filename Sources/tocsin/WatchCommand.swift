@@ -26,11 +26,11 @@ enum WatchCommand: Command {
         do { client = try TocsinClient() } catch { throw CommandError(error) }
         client.watch { change in
             if json {
-                Output.line(AlarmText.json([
-                    "time": change.receivedAt.timeIntervalSince1970,
-                    "event": change.event.rawValue,
+                Output.line(AlarmText.json(.object([
+                    "time": .number(change.receivedAt.timeIntervalSince1970),
+                    "event": .string(change.event.rawValue),
                     "alarm": AlarmText.jsonObject(change.alarm, at: change.receivedAt),
-                ]))
+                ])))
             } else {
                 Output.line(AlarmText.watchLine(change.event, change.alarm, removed: change.isRemoval, at: change.receivedAt))
             }
@@ -41,7 +41,7 @@ enum WatchCommand: Command {
             // The first report is the state at start: say only if the agent is missing.
             guard agentPresent != nil || !present else { return }
             if json {
-                Output.line(AlarmText.json(["time": Date().timeIntervalSince1970, "event": present ? "agent-started" : "agent-stopped"]))
+                Output.line(AlarmText.json(.object(["time": .number(Date().timeIntervalSince1970), "event": .string(present ? "agent-started" : "agent-stopped")])))
             } else {
                 Output.note(present ? "The agent is running again." : "The agent is not running; waiting for it to start.")
             }

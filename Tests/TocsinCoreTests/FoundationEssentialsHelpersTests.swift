@@ -92,3 +92,52 @@ import Testing
         #expect(describeFileError(Other()) == "Other()")
     }
 }
+
+/// `JSONValue.jsonText` writes what JSONSerialization wrote for the command line's `--json` output.
+@Suite struct JSONTextTests {
+    static func serialization(_ value: Any) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]), as: UTF8.self)
+    }
+
+    static func foundationObject(_ value: JSONValue) -> Any {
+        switch value {
+        case .null: NSNull()
+        case .bool(let flag): flag
+        case .integer(let number): number
+        case .number(let number): number
+        case .string(let text): text
+        case .array(let elements): elements.map(foundationObject)
+        case .object(let members): members.mapValues(foundationObject)
+        }
+    }
+
+    @Test func numbersAreWrittenAsJSONSerializationWritesThem() {
+        var generator = SplitMix(seed: 30)
+        var values: [Double] = [0, -0.0, 60, 0.1, 1764480000.123456, 1e21, 1e-7, 123456789012, 0.000001234, 1.5e300, -40.5, 1e15, 1e16, 9.99e14, 2.5e-300]
+        for _ in 0..<3_000 {
+            let magnitude = Double(generator.next() % 40) - 20
+            values.append((Double(generator.next() % 1_000_000) / 1000 - 500) * pow(10, magnitude))
+            values.append(Double(Int(generator.next() % 4_000_000_000)) - 1_000)
+        }
+        for value in values {
+            #expect(JSONValue.number(value).jsonText == Self.serialization(value), "\(value)")
+        }
+    }
+
+    @Test func stringsAreEscapedAsJSONSerializationEscapesThem() {
+        let samples = ["", "plain", "a/b", "quote \" and \\ backslash", "\n\r\t\u{08}\u{0C}", "\u{01}\u{1F}\u{7F}", "é 🍞 \u{2028}\u{2029}", "<b>markup</b> & 'x'"]
+        for text in samples {
+            #expect(JSONValue.string(text).jsonText == Self.serialization(text), "\(text.debugDescription)")
+        }
+    }
+
+    @Test func objectsOfTocsinsKeysAreSortedAsJSONSerializationSortsThem() {
+        // Every key the command line writes: the alarm, status and watch keys.
+        var keys = AlarmWireFormat.AlarmKey.allCases.map(\.rawValue) + AlarmWireFormat.StatusKey.allCases.map(\.rawValue)
+        keys += ["time", "event", "alarm", "remaining", "check", "level", "message", "fix", "fire", "stop", "snooze", "secondary", "cancel", "missed"]
+        var members: [String: JSONValue] = [:]
+        for (index, key) in keys.enumerated() { members[key] = index % 2 == 0 ? .integer(index) : .string(key) }
+        let value = JSONValue.object(["alarms": .array([.object(members), .object([:]), .null, .bool(true)]), "top": .object(members)])
+        #expect(value.jsonText == Self.serialization(Self.foundationObject(value)))
+    }
+}
