@@ -84,7 +84,7 @@ public final class AlarmPersistence: @unchecked Sendable {
             }
             alarms = order.compactMap { byID[$0] }
             // Fold it in now; if that fails the journal still holds the changes.
-            if (try? snapshot.save(alarms, timeZone: zone.flatMap({ TimeZoneRules(identifier: $0) }))) != nil {
+            if (try? snapshot.save(alarms, timeZone: zone.flatMap({ TimeZoneRules(restoring: $0) }))) != nil {
                 journal.clear()
             }
         }
@@ -93,7 +93,7 @@ public final class AlarmPersistence: @unchecked Sendable {
         case .empty where alarms.isEmpty: .empty
         default: .loaded(alarms)
         }
-        return Loaded(outcome: merged, timeZone: zone.flatMap({ TimeZoneRules(identifier: $0) }), journalNote: note)
+        return Loaded(outcome: merged, timeZone: zone.flatMap({ TimeZoneRules(restoring: $0) }), journalNote: note)
     }
 
     /// Records `changes` durably before they take effect. The book after them holds `count`

@@ -77,11 +77,11 @@ public final class AlarmStore: @unchecked Sendable {
             if header.format < Self.formatVersion {
                 let current = try StateFileMigration.migrate(data, from: header.format)
                 let file = try Self.decoder.decode(StateFile.self, from: current)
-                savedTimeZone = file.timeZone.flatMap({ TimeZoneRules(identifier: $0) })
+                savedTimeZone = file.timeZone.flatMap({ TimeZoneRules(restoring: $0) })
                 return .migrated(file.alarms, fromVersion: header.format)
             }
             let file = try Self.decoder.decode(StateFile.self, from: data)
-            savedTimeZone = file.timeZone.flatMap({ TimeZoneRules(identifier: $0) })
+            savedTimeZone = file.timeZone.flatMap({ TimeZoneRules(restoring: $0) })
             return .loaded(file.alarms)
         } catch {
             return setAside(reason: "it is not a valid Tocsin state file (\(Self.describe(error)))")

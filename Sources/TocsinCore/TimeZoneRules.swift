@@ -63,6 +63,30 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
         self = rules
     }
 
+    /// The zone an identifier this type gave names again, as a state file keeps it: a zone file's
+    /// name ("Europe/Berlin"), a POSIX rule ("CET-1CEST,M3.5.0,M10.5.0/3") or a fixed offset
+    /// ("GMT+0530"); nil when it is none of these.
+    public init?(restoring identifier: String, zoneinfoDirectory: String = "/usr/share/zoneinfo") {
+        if let rules = TimeZoneRules(identifier: identifier, zoneinfoDirectory: zoneinfoDirectory) {
+            self = rules
+        } else if let secondsEast = Self.secondsEast(ofFixedName: identifier) {
+            self.init(secondsEast: secondsEast, identifier: identifier)
+        } else if let rules = TimeZoneRules(posixRule: identifier) {
+            self = rules
+        } else {
+            return nil
+        }
+    }
+
+    /// The offset in a fixed zone's name as `init(secondsEast:)` makes it: "GMT+0530", "GMT-0800".
+    private static func secondsEast(ofFixedName name: String) -> Int? {
+        let bytes = Array(name.utf8)
+        guard bytes.count == 8, name.hasPrefix("GMT"), bytes[3] == UInt8(ascii: "+") || bytes[3] == UInt8(ascii: "-"),
+              bytes[4...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let hours = Int(String(name.dropFirst(4).prefix(2))), let minutes = Int(String(name.suffix(2))), minutes < 60 else { return nil }
+        return (bytes[3] == UInt8(ascii: "-") ? -1 : 1) * (hours * 3600 + minutes * 60)
+    }
+
     /// Parses the bytes of a TZif file (versions 1, 2, 3, 4); `identifier` names the result.
     ///
     /// Throws when the bytes are not a complete, consistent TZif file; the error says what is
@@ -209,8 +233,9 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
     private static func contentsOfSmallRegularFile(atPath path: String) -> [UInt8]? {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= 1 << 20 else { return nil }
-        // One byte more than allowed: a file that grew since the stat is refused, not cut short.
-        guard let bytes = readFilePrefix(path, limit: (1 << 20) + 1), bytes.count <= 1 << 20 else { return nil }
+        // One byte more than the stat said: a file that grew since is refused, not cut short.
+        let size = Int(status.st_size)
+        guard let bytes = readFilePrefix(path, limit: size + 1), bytes.count == size else { return nil }
         return bytes
     }
 }
