@@ -15,7 +15,8 @@ public enum TimeOfDayParser {
     /// could as well be a duration.
     public static func parse(_ text: String) throws(AlarmInputError) -> TimeOfDay {
         let trimmed = text.trimmingSpaces()
-        let quoted = AlarmInputError.quotable(trimmed)
+        // Made only for an error: a valid time, the usual case, needs no quoting.
+        func quoted() -> String { AlarmInputError.quotable(trimmed) }
         guard !trimmed.isEmpty else {
             throw AlarmInputError("A time of day is missing. Try \(examples).")
         }
@@ -44,20 +45,20 @@ public enum TimeOfDayParser {
               // "7" alone is a time only with am/pm.
               fields.count == 2 || isAfternoon != nil,
               let hour = Int(fields[0]), let minute = fields.count == 2 ? Int(fields[1]) : 0 else {
-            throw AlarmInputError("“\(quoted)” is not a time of day. Try \(examples).")
+            throw AlarmInputError("“\(quoted())” is not a time of day. Try \(examples).")
         }
         guard minute < 60 else {
-            throw AlarmInputError("“\(quoted)” is not a time of day: the minutes go from 00 to 59. Try \(examples).")
+            throw AlarmInputError("“\(quoted())” is not a time of day: the minutes go from 00 to 59. Try \(examples).")
         }
         if let isAfternoon {
             guard (1...12).contains(hour) else {
-                throw AlarmInputError("“\(quoted)” is not a time of day: with am or pm the hour goes from 1 to 12. Try \(examples).")
+                throw AlarmInputError("“\(quoted())” is not a time of day: with am or pm the hour goes from 1 to 12. Try \(examples).")
             }
             // 12am is midnight and 12pm noon: the 12 stands for 0.
             return try TimeOfDay(hour: hour % 12 + (isAfternoon ? 12 : 0), minute: minute)
         }
         guard hour < 24 else {
-            throw AlarmInputError("“\(quoted)” is not a time of day: the hour goes from 0 to 23. Try \(examples).")
+            throw AlarmInputError("“\(quoted())” is not a time of day: the hour goes from 0 to 23. Try \(examples).")
         }
         return try TimeOfDay(hour: hour, minute: minute)
     }
@@ -65,7 +66,7 @@ public enum TimeOfDayParser {
     /// The calendar date `text` spells as `YYYY-MM-DD`, checked against the calendar (2026-02-30 is refused).
     public static func parseDate(_ text: String) throws(AlarmInputError) -> LocalDate {
         let trimmed = text.trimmingSpaces()
-        let quoted = AlarmInputError.quotable(trimmed.count <= 32 ? Substring(trimmed) : trimmed.prefix(20) + "…")
+        func quoted() -> String { AlarmInputError.quotable(trimmed.count <= 32 ? Substring(trimmed) : trimmed.prefix(20) + "…") }
         let format = "Write it as YYYY-MM-DD, e.g. 2026-12-01."
         guard !trimmed.isEmpty else {
             throw AlarmInputError("A date is missing. \(format)")
@@ -73,10 +74,10 @@ public enum TimeOfDayParser {
         let fields = trimmed.split(separator: "-", omittingEmptySubsequences: false)
         guard fields.map(\.count) == [4, 2, 2], fields.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
               let year = Int(fields[0]), let month = Int(fields[1]), let day = Int(fields[2]) else {
-            throw AlarmInputError("“\(quoted)” is not a date. \(format)")
+            throw AlarmInputError("“\(quoted())” is not a date. \(format)")
         }
         if let problem = LocalDate.problem(year: year, month: month, day: day) {
-            throw AlarmInputError("“\(quoted)” is not a date: \(problem).")
+            throw AlarmInputError("“\(quoted())” is not a date: \(problem).")
         }
         return try LocalDate(year: year, month: month, day: day)
     }
@@ -86,7 +87,7 @@ public enum TimeOfDayParser {
     /// `mon-fri`, `sat-mon`, full names too), in any case.
     public static func parseRepeat(_ text: String) throws(AlarmInputError) -> Set<Weekday> {
         let trimmed = text.trimmingSpaces()
-        let quoted = AlarmInputError.quotable(trimmed.count <= 64 ? Substring(trimmed) : trimmed.prefix(20) + "…")
+        func quoted() -> String { AlarmInputError.quotable(trimmed.count <= 64 ? Substring(trimmed) : trimmed.prefix(20) + "…") }
         guard !trimmed.isEmpty else {
             throw AlarmInputError("The days to repeat on are missing. Try \(repeatExamples).")
         }
@@ -103,7 +104,7 @@ public enum TimeOfDayParser {
             let named = ends.compactMap(weekday(named:))
             guard (1...2).contains(ends.count), named.count == ends.count else {
                 let culprit = ends.first { weekday(named: $0) == nil } ?? String(item)
-                throw AlarmInputError("“\(quoted)” is not a repeat: “\(AlarmInputError.quotable(culprit.prefix(20)))” is not a day. Try \(repeatExamples).")
+                throw AlarmInputError("“\(quoted())” is not a repeat: “\(AlarmInputError.quotable(culprit.prefix(20)))” is not a day. Try \(repeatExamples).")
             }
             // A range runs forward and may wrap past Sunday: sat-mon is Sat, Sun, Mon.
             let first = named[0].isoNumber - 1
@@ -111,7 +112,7 @@ public enum TimeOfDayParser {
             for step in 0..<length {
                 let day = Weekday.allCases[(first + step) % 7]
                 guard days.insert(day).inserted else {
-                    throw AlarmInputError("“\(quoted)” is not a repeat: it names \(day) twice. Try \(repeatExamples).")
+                    throw AlarmInputError("“\(quoted())” is not a repeat: it names \(day) twice. Try \(repeatExamples).")
                 }
             }
         }

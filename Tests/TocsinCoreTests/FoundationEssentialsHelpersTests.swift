@@ -141,3 +141,22 @@ import Testing
         #expect(value.jsonText == Self.serialization(Self.foundationObject(value)))
     }
 }
+
+/// `readFilePrefix` reads small files whole and stops at its limit.
+@Suite struct FilePrefixTests {
+    @Test(arguments: [0, 1, 4095, 4096, 4097, 20_000])
+    func readsAFileWholeOrUpToTheLimit(size: Int) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-prefix-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let content = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try Data(content).write(to: URL(fileURLWithPath: path))
+        #expect(readFilePrefix(path, limit: 1 << 20) == content)
+        #expect(readFilePrefix(path, limit: 5000) == Array(content.prefix(5000)))
+        #expect(readFilePrefix(path, limit: 0) == [])
+    }
+
+    @Test func anEndlessFileStopsAtTheLimit() {
+        #expect(readFilePrefix("/dev/zero", limit: 10_000)?.count == 10_000)
+        #expect(readFilePrefix("/nonexistent-\(UUID().uuidString)", limit: 10) == nil)
+    }
+}
