@@ -21,7 +21,11 @@ extension Agent: AlarmsServiceHandler {
                 let request = try scheduleRequest(in: arguments)
                 // Scheduling waits for the user's consent the first time an application asks.
                 authorizationDesk.resolve(caller.appID) { [unowned self] state in
-                    reply(Result { () throws(ServiceError) in try schedule(request, for: caller, authorization: state) })
+                    do throws(ServiceError) {
+                        try schedule(request, for: caller, authorization: state) { reply(.success($0)) }
+                    } catch {
+                        reply(.failure(error))
+                    }
                 }
             case .requestAuthorization:
                 authorizationDesk.resolve(caller.appID) { state in
@@ -81,14 +85,17 @@ extension Agent: AlarmsServiceHandler {
         return nil
     }
 
-    private func schedule(_ request: AlarmRequest, for caller: Caller, authorization: AuthorizationState) throws(ServiceError) -> OpaquePointer? {
+    /// Schedules `request` and hands `answer` the new alarm's id as soon as it is saved, before the
+    /// live activity, the signal and the hooks: the caller asked for a saved alarm, and a client
+    /// scheduling many in a row need not wait for each one's effects.
+    private func schedule(_ request: AlarmRequest, for caller: Caller, authorization: AuthorizationState, answer: (OpaquePointer) -> Void) throws(ServiceError) {
         guard authorization == .authorized else {
             throw ServiceError(AlarmError.notAuthorized(app: caller.appID, state: authorization))
         }
         let owner = caller.isCommandLine ? nil : caller.appID
         let limit = caller.isCommandLine ? nil : configuration.alarmsPerApplication
-        let event = try commit { book, now throws(AlarmError) in try book.schedule(request, id: request.id ?? UUID(), now: now, owner: owner, ownerLimit: limit) }
-        return Variant.tuple([g_variant_new_string(event.alarm.id.uuidString.lowercased())])
+        try commit({ book, now throws(AlarmError) in try book.schedule(request, id: request.id ?? UUID(), now: now, owner: owner, ownerLimit: limit) },
+                   whenSaved: { event in answer(Variant.tuple([g_variant_new_string(event.alarm.id.uuidString.lowercased())])) })
     }
 
     /// The alarm `id` if `caller` may see it: the command line sees every alarm, an application

@@ -263,9 +263,11 @@ public final class Agent {
     }
 
     /// Makes a change asked for by a client or a button: saved before it takes effect, so a change
-    /// that cannot be saved is refused rather than lost at the next restart.
+    /// that cannot be saved is refused rather than lost at the next restart. `whenSaved` runs once
+    /// the change is saved and made, before its effects (sound, notification, signal, hooks).
     @discardableResult
-    func commit(_ change: (inout AlarmBook, Date) throws(AlarmError) -> AlarmEvent) throws(ServiceError) -> AlarmEvent {
+    func commit(_ change: (inout AlarmBook, Date) throws(AlarmError) -> AlarmEvent,
+                whenSaved: (AlarmEvent) -> Void = { _ in }) throws(ServiceError) -> AlarmEvent {
         letTimePass()
         let now = Date()
         // Made in place and undone if it cannot be saved: a copy of the book to throw away
@@ -285,6 +287,7 @@ public final class Agent {
             throw ServiceError(.storageFailed, "\(error.message) Nothing was changed.")
         }
         book.endTransaction()
+        whenSaved(event)
         perform([event], now: now)
         rearm(now: now)
         return event
