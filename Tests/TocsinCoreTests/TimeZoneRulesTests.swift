@@ -56,18 +56,6 @@ private enum Glibc {
     }
 }
 
-/// A seeded generator (SplitMix64), so the random cases are the same on every run.
-private struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}
-
 /// Builds TZif bytes by hand, for files the system does not have: version 1, odd and broken ones.
 struct TZifBuilder {
     var version: UInt8 = UInt8(ascii: "2")
@@ -570,7 +558,7 @@ struct TimeZoneRulesTests {
 
     @Test("Random bytes are refused, and randomly damaged zone files never trap")
     func randomBytes() throws {
-        var generator = SeededGenerator(state: 0x7A1F_2026)
+        var generator = SplitMix(seed: 0x7A1F_2026)
         var acceptedRandom = 0
         for caseNumber in 0..<3000 {
             var bytes = (0..<Int.random(in: 0...400, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
