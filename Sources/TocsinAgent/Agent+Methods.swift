@@ -52,7 +52,8 @@ extension Agent: AlarmsServiceHandler {
         case .secondary: try perform(.secondary, arguments, caller: caller)
         case .list:
             let visible = book.alarms.lazy.filter { caller.isCommandLine || $0.owner == caller.appID }
-            if book.count >= Self.largeReply { memory.returnFreedMemorySoon() }
+            let replyCount = caller.isCommandLine ? book.count : book.alarmCount(ownedBy: caller.appID)
+            if replyCount >= Self.largeReply { memory.returnFreedMemorySoon() }
             return Variant.tuple([Variant.make(dictionariesOf: visible, AlarmWireFormat.encode)])
         case .get:
             let alarm = try ownAlarm(try alarmID(in: arguments), caller: caller)

@@ -144,6 +144,8 @@ import Testing
             connection.call("org.example.Silent", "/", "org.example.Silent", "Never", nil) { waiting = $0 }
             runMainContext(context, for: 0.3) { false }
             #expect(waiting == nil, "the silent peer answered: \(String(describing: waiting))")
+            // The silent peer must stay connected (and keep its name) until here.
+            withExtendedLifetime(silent) {}
 
             bus.stop()
             runMainContext(context, for: 5) { connection.failure != nil && waiting != nil }

@@ -227,3 +227,24 @@ struct NotificationContentTests {
         #expect([NotificationContent.Urgency.low, .normal, .critical].map(\.rawValue) == [0, 1, 2])
     }
 }
+
+/// The locale for times of day comes from the environment, as the C library reads it.
+@Suite struct EnvironmentLocaleTests {
+    @Test func theFirstVariableSetWinsAsInTheCLibrary() {
+        #expect(NotificationContentWriter.environmentLocale([:]) == "C")
+        #expect(NotificationContentWriter.environmentLocale(["LANG": "en_US.UTF-8"]) == "en_US.UTF-8")
+        #expect(NotificationContentWriter.environmentLocale(["LANG": "de_DE.UTF-8", "LC_TIME": "en_US.UTF-8"]) == "en_US.UTF-8")
+        #expect(NotificationContentWriter.environmentLocale(["LANG": "en_US.UTF-8", "LC_TIME": "en_US.UTF-8", "LC_ALL": "fr_CA.UTF-8"]) == "fr_CA.UTF-8")
+        // An empty variable counts as unset.
+        #expect(NotificationContentWriter.environmentLocale(["LC_ALL": "", "LANG": "en_AU.UTF-8"]) == "en_AU.UTF-8")
+    }
+
+    @Test func theEnvironmentsLocaleDecidesTheClock() throws {
+        // 2026-09-21 13:05 UTC.
+        let noon = Date(timeIntervalSince1970: 1_789_995_900)
+        let american = NotificationContentWriter(timeZone: .utc, localeIdentifier: NotificationContentWriter.environmentLocale(["LANG": "en_US.UTF-8"]))
+        let german = NotificationContentWriter(timeZone: .utc, localeIdentifier: NotificationContentWriter.environmentLocale(["LANG": "de_DE.UTF-8"]))
+        #expect(american.timeOfDay(noon) == "1:05 PM")
+        #expect(german.timeOfDay(noon) == "13:05")
+    }
+}
