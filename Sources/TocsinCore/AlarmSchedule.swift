@@ -210,6 +210,12 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Days from 1970-01-01 to this date (negative: before it).
     public var daysSince1970: Int {
+        Self.daysSince1970(year: year, month: month, day: day)
+    }
+
+    /// Days from 1970-01-01 to `year`-`month`-`day`, unchecked: any year, so zone rules can be
+    /// evaluated for instants far outside 1–9999.
+    static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
         // Howard Hinnant's days_from_civil; March-based years put the leap day last.
         let marchYear = month <= 2 ? year - 1 : year
         let era = (marchYear >= 0 ? marchYear : marchYear - 399) / 400
@@ -257,12 +263,18 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
         return nil
     }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
+    /// The number of days in `month` (1–12) of `year`.
+    static func daysIn(month: Int, year: Int) -> Int {
         switch month {
-        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 2: isLeapYear(year) ? 29 : 28
         case 4, 6, 9, 11: 30
         default: 31
         }
+    }
+
+    /// Whether `year` has a February 29 (proleptic Gregorian).
+    static func isLeapYear(_ year: Int) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
     private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

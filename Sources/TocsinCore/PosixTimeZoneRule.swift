@@ -239,14 +239,12 @@ extension PosixTimeZoneRule.TransitionMoment {
 
 // MARK: - Calendar arithmetic
 
-/// Proleptic Gregorian calendar arithmetic on days and seconds since 1970-01-01, in integers,
-/// without allocating (the rule is evaluated in loops).
+/// The calendar arithmetic rules need, on days and seconds since 1970-01-01, in integers and for
+/// any year: `LocalDate`'s, plus what is particular to rules (UTC seconds, Sunday-based weekdays).
 enum CivilCalendar {
     static let secondsPerDay = 86_400
 
-    static func isLeapYear(_ year: Int) -> Bool {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    }
+    static func isLeapYear(_ year: Int) -> Bool { LocalDate.isLeapYear(year) }
 
     static func daysInYear(_ year: Int) -> Int { isLeapYear(year) ? 366 : 365 }
 
@@ -256,31 +254,17 @@ enum CivilCalendar {
         return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 
-    /// The number of leap years in 1…year-1 (extended to earlier years so differences stay right).
-    private static func leapYears(before year: Int) -> Int {
-        floorDivide(year - 1, 4) - floorDivide(year - 1, 100) + floorDivide(year - 1, 400)
-    }
-
     /// Days from 1970-01-01 to January 1 of `year` (negative before 1970).
     static func daysBefore(year: Int) -> Int {
-        365 * (year - 1970) + leapYears(before: year) - leapYears(before: 1970)
-    }
-
-    /// The year that day `day` (days since 1970-01-01) falls in.
-    static func year(containingDay day: Int) -> Int {
-        // 400 Gregorian years are exactly 146,097 days, so this estimate is off by at most one.
-        var year = 1970 + floorDivide(day * 400, 146_097)
-        while daysBefore(year: year) > day { year -= 1 }
-        while daysBefore(year: year + 1) <= day { year += 1 }
-        return year
+        LocalDate.daysSince1970(year: year, month: 1, day: 1)
     }
 
     /// The year (in UTC) that `second` (seconds since 1970) falls in.
     static func year(containingSecond second: Int) -> Int {
-        year(containingDay: floorDivide(second, secondsPerDay))
+        LocalDate(daysSince1970: floorDivide(second, secondsPerDay)).year
     }
 
-    /// 0 = Sunday … 6 = Saturday; 1970-01-01 was a Thursday.
+    /// 0 = Sunday … 6 = Saturday, as POSIX rules count; 1970-01-01 was a Thursday.
     static func weekday(ofDay day: Int) -> Int {
         let remainder = (day + 4) % 7
         return remainder < 0 ? remainder + 7 : remainder
@@ -288,32 +272,11 @@ enum CivilCalendar {
 
     /// Days from January 1 to the first of `month` (1…12) in `year`.
     static func daysBefore(month: Int, in year: Int) -> Int {
-        let common: Int
-        switch month {
-        case 1: common = 0
-        case 2: common = 31
-        case 3: common = 59
-        case 4: common = 90
-        case 5: common = 120
-        case 6: common = 151
-        case 7: common = 181
-        case 8: common = 212
-        case 9: common = 243
-        case 10: common = 273
-        case 11: common = 304
-        default: common = 334
-        }
-        return common + (month > 2 && isLeapYear(year) ? 1 : 0)
+        LocalDate.daysSince1970(year: year, month: month, day: 1) - daysBefore(year: year)
     }
 
     /// The number of days in `month` (1…12) of `year`.
-    static func daysIn(month: Int, of year: Int) -> Int {
-        switch month {
-        case 2: return isLeapYear(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
+    static func daysIn(month: Int, of year: Int) -> Int { LocalDate.daysIn(month: month, year: year) }
 }
 
 // MARK: - Parsing
