@@ -208,7 +208,7 @@ struct LocalTimeZoneResolver: Sendable {
             if rule.isFixedOffset {
                 return .success(FoundZone(zone: Self.fixedZone(secondsEast: rule.standardOffset), source: "\(path), the fixed offset in its rule"))
             }
-            if let text = Self.footer(of: content), let zone = try? TimeZoneRules(tzif: content, identifier: text) {
+            if let text = TZifFile.footerText(of: content), let zone = try? TimeZoneRules(tzif: content, identifier: text) {
                 return .success(FoundZone(zone: zone, source: "\(path), a zone file matching none under \(zoneinfoDirectory)"))
             }
         }
@@ -223,13 +223,6 @@ struct LocalTimeZoneResolver: Sendable {
             return rules
         }
         return TimeZoneRules(identifier: name, zoneinfoDirectory: zoneinfoDirectory)
-    }
-
-    /// The POSIX rule text at the end of a version 2+ zone file, between its last two newlines.
-    private static func footer(of content: [UInt8]) -> String? {
-        guard content.last == UInt8(ascii: "\n"), let start = content.dropLast().lastIndex(of: UInt8(ascii: "\n")) else { return nil }
-        let text = String(decoding: content[(start + 1)..<(content.count - 1)], as: UTF8.self)
-        return text.isEmpty ? nil : text
     }
 
     /// The targets a symlink leads through, in order, each as an absolute path built from the

@@ -16,7 +16,7 @@ struct LocalTimeType: Sendable, Hashable {
 /// Leap-second records are read past and dropped: only the usual "posix" zones (the ones in
 /// /usr/share/zoneinfo, whose clocks count no leap seconds) are supported. A zone from the "right/"
 /// tree parses, but its answers are off by the leap seconds counted so far.
-struct TZifFile {
+package struct TZifFile {
     /// Transition instants in seconds since 1970, strictly ascending.
     let transitionTimes: [Int64]
     /// For each transition, the index in `localTimeTypes` of the local time that starts there.
@@ -86,7 +86,7 @@ struct TZifFile {
 
     /// The footer's text, between the last two newlines of a version 2+ file; nil when `bytes` is
     /// not one or does not end with a newline. The text may be empty.
-    static func footerText(of bytes: [UInt8]) -> String? {
+    package static func footerText(of bytes: [UInt8]) -> String? {
         guard bytes.count > Header.size, bytes.starts(with: magic), bytes[4] != 0,
               bytes.last == newline else { return nil }
         let closing = bytes.count - 1
