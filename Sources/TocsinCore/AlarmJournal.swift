@@ -16,6 +16,7 @@ public final class AlarmJournal: @unchecked Sendable {
 
     /// One change.
     public enum Change: Sendable, Equatable, Codable {
+        // Written by AlarmJSONWriter (the same text JSONEncoder writes), read by JSONDecoder.
         /// The alarm now is this.
         case put(Alarm)
         /// The alarm with this id is gone.
@@ -77,16 +78,16 @@ public final class AlarmJournal: @unchecked Sendable {
     /// Appends `changes` and flushes them to disk.
     public func append(_ changes: [Change]) throws(StoreError) {
         guard !changes.isEmpty else { return }
-        var data = Data()
-        let encoder = Self.encoder
+        var writer = AlarmJSONWriter()
         for change in changes {
             do {
-                data.append(try encoder.encode(change))
+                try writer.write(change)
             } catch {
-                throw StoreError("Could not encode a change: \(error)")
+                throw StoreError("Could not encode a change: \(error.message).")
             }
-            data.append(UInt8(ascii: "\n"))
+            writer.writeNewline()
         }
+        let data = writer.bytes
         var descriptor = open(fileURL.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         if descriptor < 0 && errno == ENOENT {
             // The directory is made only when missing: looking for it on every change costs.
@@ -174,13 +175,6 @@ public final class AlarmJournal: @unchecked Sendable {
 
     private static func failure(_ what: String, _ url: URL) -> StoreError {
         StoreError("Could not save the alarms to \(url.path): could not \(what) it: \(String(cString: strerror(errno)))")
-    }
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .deferredToDate
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
     }
 
     private static var decoder: JSONDecoder {

@@ -93,12 +93,13 @@ public final class AlarmStore: @unchecked Sendable {
         if let unwritableReason {
             throw StoreError("Not saving to \(fileURL.path): \(unwritableReason).")
         }
-        let data: Data
+        var writer = AlarmJSONWriter(capacity: 512 * alarms.count + 64)
         do {
-            data = try Self.encoder.encode(StateFile(format: Self.formatVersion, timeZone: timeZone?.identifier, alarms: alarms))
+            try writer.writeSnapshot(format: Self.formatVersion, timeZone: timeZone?.identifier, alarms: alarms)
         } catch {
-            throw StoreError("Could not encode the alarms: \(error)")
+            throw StoreError("Could not encode the alarms: \(error.message).")
         }
+        let data = Data(writer.bytes)
         do {
             try AtomicFile.write(data, to: fileURL)
         } catch {
@@ -172,21 +173,13 @@ public final class AlarmStore: @unchecked Sendable {
         var format: Int
     }
 
-    private struct StateFile: Codable {
+    /// The file's shape as `JSONDecoder` reads it; `AlarmJSONWriter.writeSnapshot` writes it.
+    private struct StateFile: Decodable {
         var format: Int
         /// The zone local schedules were resolved in when saved (absent in older files).
         var timeZone: String?
         var alarms: [Alarm]
     }
-
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        // Foundation's own representation (seconds since 2001-01-01) round-trips exactly;
-        // converting to 1970-based seconds changes the last bit of many instants.
-        encoder.dateEncodingStrategy = .deferredToDate
-        encoder.outputFormatting = [.sortedKeys]
-        return encoder
-    }()
 
     private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()

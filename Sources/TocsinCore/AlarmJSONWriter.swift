@@ -1,0 +1,247 @@
+import FoundationEssentials
+
+/// Writes alarms as JSON by hand: the journal's line for every change, and the snapshot.
+///
+/// `JSONEncoder` was about a fifth of the agent's time in a Schedule call: for every line it
+/// builds a tree of boxed values and sorts each object's keys. This writes the same bytes
+/// straight into one buffer: the keys `JSONEncoder` writes for these types (synthesized
+/// `Codable`, `.sortedKeys`, `.deferredToDate`), in the same order, with numbers and strings
+/// spelled the same way. Files written before and after it are therefore identical, and
+/// `JSONDecoder` still reads everything back through the types' own `Decodable`.
+///
+/// Tests compare it with `JSONEncoder` byte for byte over every case of every type. A test
+/// counts `Alarm`'s stored properties, so adding one fails until it is written here as well.
+package struct AlarmJSONWriter {
+    /// The UTF-8 text written so far.
+    package private(set) var bytes: [UInt8] = []
+
+    /// An empty writer that can hold `capacity` bytes before it grows.
+    package init(capacity: Int = 1024) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// Appends a newline (the journal's line separator).
+    package mutating func writeNewline() {
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
+    /// Writes `change` as `{"put":{"_0":<alarm>}}`, `{"remove":{"_0":"<id>"}}` or `{"zone":{"_0":"<id>"}}`.
+    package mutating func write(_ change: AlarmJournal.Change) throws(AlarmJSONWriter.Failure) {
+        switch change {
+        case .put(let alarm):
+            writeRaw("{\"put\":{\"_0\":")
+            try write(alarm)
+            writeRaw("}}")
+        case .remove(let id):
+            writeRaw("{\"remove\":{\"_0\":")
+            write(id)
+            writeRaw("}}")
+        case .zone(let identifier):
+            writeRaw("{\"zone\":{\"_0\":")
+            write(identifier)
+            writeRaw("}}")
+        }
+    }
+
+    /// Writes the snapshot file's object: `{"alarms":[…],"format":N,"timeZone":"…"}` (no
+    /// `timeZone` when `nil`).
+    package mutating func writeSnapshot(format: Int, timeZone: String?, alarms: [Alarm]) throws(AlarmJSONWriter.Failure) {
+        writeRaw("{\"alarms\":[")
+        for (index, alarm) in alarms.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            try write(alarm)
+        }
+        writeRaw("],\"format\":")
+        writeRaw(String(format))
+        if let timeZone {
+            writeRaw(",\"timeZone\":")
+            write(timeZone)
+        }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Writes one alarm, its keys in `JSONEncoder`'s sorted order; optional properties that are
+    /// `nil` are left out, as synthesized `Codable` does.
+    package mutating func write(_ alarm: Alarm) throws(AlarmJSONWriter.Failure) {
+        var object = ObjectWriter()
+        if let appID = alarm.appID { object.key("appID", &self); write(appID) }
+        object.key("countdownDuration", &self); try write(alarm.countdownDuration, "countdownDuration")
+        object.key("createdAt", &self); try write(alarm.createdAt, "createdAt")
+        if let crescendo = alarm.crescendo { object.key("crescendo", &self); try write(crescendo, "crescendo") }
+        object.key("hooks", &self); write(alarm.hooks)
+        object.key("id", &self); write(alarm.id)
+        object.key("kind", &self); write(alarm.kind.rawValue)
+        object.key("lateLimit", &self); try write(alarm.lateLimit, "lateLimit")
+        if let metadata = alarm.metadata { object.key("metadata", &self); write(metadata) }
+        object.key("ringLimit", &self); try write(alarm.ringLimit, "ringLimit")
+        if let schedule = alarm.schedule { object.key("schedule", &self); try write(schedule) }
+        if let button = alarm.secondaryButton {
+            object.key("secondaryButton", &self)
+            writeRaw("{\"behavior\":")
+            write(button.behavior.rawValue)
+            writeRaw(",\"label\":")
+            write(button.label)
+            bytes.append(UInt8(ascii: "}"))
+        }
+        if let snooze = alarm.snoozeDuration { object.key("snoozeDuration", &self); try write(snooze, "snoozeDuration") }
+        object.key("sound", &self); write(alarm.sound)
+        object.key("state", &self); try write(alarm.state)
+        object.key("title", &self); write(alarm.title)
+        if let volume = alarm.volume { object.key("volume", &self); try write(volume, "volume") }
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func write(_ hooks: AlarmHooks) {
+        writeRaw("{\"commands\":{")
+        var first = true
+        // HookEvent's raw values sorted, as `.sortedKeys` orders the dictionary's keys.
+        for event in Self.hookEventsInKeyOrder {
+            guard let command = hooks[event] else { continue }
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            write(event.rawValue)
+            bytes.append(UInt8(ascii: ":"))
+            write(command)
+        }
+        writeRaw("}}")
+    }
+
+    private static let hookEventsInKeyOrder = HookEvent.allCases.sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
+
+    private mutating func write(_ schedule: AlarmSchedule) throws(AlarmJSONWriter.Failure) {
+        switch schedule {
+        case .fixed(let date):
+            writeRaw("{\"fixed\":{\"date\":")
+            try write(date, "schedule.fixed.date")
+            writeRaw("}}")
+        case .timeOfDay(let time, let weekdays):
+            writeRaw("{\"timeOfDay\":{\"time\":")
+            write(time.description)
+            writeRaw(",\"weekdays\":[")
+            for (index, weekday) in weekdays.sorted().enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(weekday.rawValue)
+            }
+            writeRaw("]}}")
+        case .localDateTime(let date, let time):
+            writeRaw("{\"localDateTime\":{\"date\":")
+            write(date.description)
+            writeRaw(",\"time\":")
+            write(time.description)
+            writeRaw("}}")
+        }
+    }
+
+    private mutating func write(_ sound: AlarmSound) {
+        switch sound {
+        case .standard:
+            writeRaw("{\"standard\":{}}")
+        case .themeEvent(let id):
+            writeRaw("{\"themeEvent\":{\"_0\":")
+            write(id)
+            writeRaw("}}")
+        case .file(let path):
+            writeRaw("{\"file\":{\"_0\":")
+            write(path)
+            writeRaw("}}")
+        }
+    }
+
+    private mutating func write(_ state: AlarmState) throws(AlarmJSONWriter.Failure) {
+        switch state {
+        case .scheduled(let fireDate):
+            writeRaw("{\"scheduled\":{\"fireDate\":")
+            try write(fireDate, "state.scheduled.fireDate")
+            writeRaw("}}")
+        case .countdown(let phase):
+            writeRaw("{\"countdown\":{\"_0\":{\"duration\":")
+            try write(phase.duration, "state.countdown.duration")
+            writeRaw(",\"fireDate\":")
+            try write(phase.fireDate, "state.countdown.fireDate")
+            writeRaw(",\"followsWallClock\":")
+            writeRaw(phase.followsWallClock ? "true" : "false")
+            writeRaw("}}}")
+        case .paused(let phase):
+            writeRaw("{\"paused\":{\"_0\":{\"duration\":")
+            try write(phase.duration, "state.paused.duration")
+            writeRaw(",\"remaining\":")
+            try write(phase.remaining, "state.paused.remaining")
+            writeRaw("}}}")
+        case .alerting(let since):
+            writeRaw("{\"alerting\":{\"since\":")
+            try write(since, "state.alerting.since")
+            writeRaw("}}")
+        }
+    }
+
+    /// A date as `.deferredToDate` writes it: seconds since 2001-01-01 (Foundation's own
+    /// representation, which round-trips exactly).
+    private mutating func write(_ date: Date, _ path: String) throws(AlarmJSONWriter.Failure) {
+        try write(date.timeIntervalSinceReferenceDate, path)
+    }
+
+    /// A number as `JSONEncoder` writes it: Swift's shortest text that reads back the same, with
+    /// a trailing `.0` dropped ("60", "0.5", "1e+20"). JSON has no infinity or NaN, and
+    /// `JSONEncoder` refuses them too.
+    private mutating func write(_ number: Double, _ path: String) throws(AlarmJSONWriter.Failure) {
+        guard number.isFinite else { throw Failure(message: "\(path) is \(number), which JSON cannot hold") }
+        var text = number.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        writeRaw(text)
+    }
+
+    private mutating func write(_ id: UUID) {
+        write(id.uuidString)
+    }
+
+    /// A string as `JSONEncoder` escapes it: quote, backslash and slash with a backslash, the
+    /// usual control characters by name, the other controls as `\u00XX`; everything else as it is.
+    private mutating func write(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): writeRaw("\\\"")
+            case UInt8(ascii: "\\"): writeRaw("\\\\")
+            case UInt8(ascii: "/"): writeRaw("\\/")
+            case 0x0A: writeRaw("\\n")
+            case 0x0D: writeRaw("\\r")
+            case 0x09: writeRaw("\\t")
+            case 0x08: writeRaw("\\b")
+            case 0x0C: writeRaw("\\f")
+            case 0..<0x20:
+                writeRaw("\\u00")
+                bytes.append(Self.hexDigits[Int(byte >> 4)])
+                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+            default:
+                bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private mutating func writeRaw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Puts the commas between an object's members.
+    private struct ObjectWriter {
+        private var isFirst = true
+
+        /// Writes `{` or `,`, then `"name":`.
+        mutating func key(_ name: StaticString, _ writer: inout AlarmJSONWriter) {
+            writer.bytes.append(UInt8(ascii: isFirst ? "{" : ","))
+            isFirst = false
+            writer.bytes.append(UInt8(ascii: "\""))
+            name.withUTF8Buffer { writer.bytes.append(contentsOf: $0) }
+            writer.bytes.append(contentsOf: "\":".utf8)
+        }
+    }
+
+    /// A value JSON cannot hold (an infinite or NaN number); `message` names it.
+    package struct Failure: Error, Sendable {
+        /// Which value, and why.
+        package let message: String
+    }
+}
