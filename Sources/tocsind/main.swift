@@ -6,6 +6,7 @@ import TocsinCore
 // tocsind: the Tocsin session agent. Everything it does lives in TocsinAgent; this file only
 // reads the command line.
 MemoryReturner.routeGLibSlicesThroughMalloc()
+MemoryReturner.allocateFromOneArena()
 
 let usage = """
     Usage: tocsind [--state-dir DIR] [--hook-time-limit SECONDS] [--app-alarm-limit N]

@@ -12,8 +12,12 @@ enum Memory {
             return .notMeasured("the agent was not running", section: section, label: label, unit: "MB", target: target)
         }
         let peak = ProcessActivity.peakResidentKilobytes(of: pid).map { "peak (VmHWM) \(Report.number(megabytes(kibibytes: $0))) MB" }
+        let parts = ProcessActivity.residentBreakdown(of: pid).map { parts in
+            "anonymous \(Report.number(megabytes(kibibytes: parts.anonymous))) MB (main heap \(Report.number(megabytes(kibibytes: parts.heap))) MB, "
+                + "other \(Report.number(megabytes(kibibytes: parts.anonymous - parts.heap))) MB), files \(Report.number(megabytes(kibibytes: parts.file))) MB"
+        }
         return Figure(section: section, label: label, unit: "MB", outcome: .value(megabytes(kibibytes: resident)),
-                      target: target, note: peak)
+                      target: target, note: [peak, parts].compactMap { $0 }.joined(separator: "; "))
     }
 
     /// Converts /proc's "kB" (KiB) to MB.

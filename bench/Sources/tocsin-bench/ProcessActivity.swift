@@ -35,6 +35,25 @@ enum ProcessActivity {
         status(of: pid).flatMap { field("VmHWM", in: $0) }
     }
 
+    /// Where the resident memory is, in kB: anonymous (RssAnon), of which the main heap
+    /// (`[heap]` in smaps) and anonymous mappings besides it (thread arenas, large allocations,
+    /// stacks), and mapped files (RssFile: code and data of the binary and its libraries).
+    static func residentBreakdown(of pid: Int32) -> (anonymous: Int, heap: Int, file: Int)? {
+        guard let status = status(of: pid), let anonymous = field("RssAnon", in: status),
+              let file = field("RssFile", in: status),
+              let smaps = procFile("/proc/\(pid)/smaps") else { return nil }
+        var heap = 0
+        var inHeap = false
+        for line in smaps.split(separator: "\n") {
+            if let first = line.first, first.isHexDigit, line.contains("-") {
+                inHeap = line.hasSuffix("[heap]")
+            } else if inHeap, line.hasPrefix("Rss:") {
+                heap += Int(line.split(separator: " ")[1]) ?? 0
+            }
+        }
+        return (anonymous, heap, file)
+    }
+
     /// The PIDs of `pid`'s direct children (from /proc/*/stat), e.g. the `sleep` a script runs.
     static func children(of pid: Int32) -> [Int32] {
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
@@ -121,7 +140,15 @@ enum ProcessActivity {
     }
 
     private static func status(of pid: Int32) -> String? {
-        try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        procFile("/proc/\(pid)/status")
+    }
+
+    /// A /proc file's whole text. Such files report a size of 0, and `String(contentsOfFile:)`
+    /// stops after its first read (about 4 kB): too little for smaps.
+    private static func procFile(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.readToEnd()).flatMap { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The number after `name:` in a /proc status file ("VmRSS:   18432 kB" → 18432).
