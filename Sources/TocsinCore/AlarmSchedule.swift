@@ -98,17 +98,20 @@ extension AlarmSchedule: Codable {
 /// A time on the wall clock, to the minute: 00:00 to 23:59.
 public struct TimeOfDay: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The hour, 0–23.
-    public let hour: Int
+    public var hour: Int { Int(storedHour) }
     /// The minute, 0–59.
-    public let minute: Int
+    public var minute: Int { Int(storedMinute) }
+    // A byte each: every alarm holds one in its schedule (see LocalDate).
+    private let storedHour: UInt8
+    private let storedMinute: UInt8
 
     /// The time `hour`:`minute`; refuses an hour outside 0–23 or a minute outside 0–59.
     public init(hour: Int, minute: Int = 0) throws(AlarmInputError) {
         guard (0...23).contains(hour), (0...59).contains(minute) else {
             throw AlarmInputError("\(hour):\(Self.twoDigits(minute)) is not a time of day: the hour goes from 0 to 23 and the minutes from 00 to 59.")
         }
-        self.hour = hour
-        self.minute = minute
+        storedHour = UInt8(hour)
+        storedMinute = UInt8(minute)
     }
 
     /// Seconds from midnight on a day without a clock change.
@@ -175,12 +178,16 @@ public enum Weekday: String, Sendable, Hashable, Codable, CaseIterable, Comparab
 
 /// A day on the calendar (proleptic Gregorian), with no time zone: "2026-12-01".
 public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The year, 1–9999.
+    /// The year, 1–9999 (dates computed by `init(daysSince1970:)` may lie outside).
     public let year: Int
     /// The month, 1–12.
-    public let month: Int
+    public var month: Int { Int(storedMonth) }
     /// The day of the month, from 1 to the month's length.
-    public let day: Int
+    public var day: Int { Int(storedDay) }
+    // Month and day in a byte each make a schedule 24 bytes instead of 48, in every alarm the
+    // agent holds. The year keeps a whole Int: unchecked date arithmetic can go beyond 16 bits.
+    private let storedMonth: UInt8
+    private let storedDay: UInt8
 
     /// The date `year`-`month`-`day`; refuses a day the calendar does not have (2026-02-30).
     public init(year: Int, month: Int, day: Int) throws(AlarmInputError) {
@@ -188,8 +195,8 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
             throw AlarmInputError("\(year)-\(month)-\(day) is not a date: \(problem).")
         }
         self.year = year
-        self.month = month
-        self.day = day
+        storedMonth = UInt8(month)
+        storedDay = UInt8(day)
     }
 
     /// The date `daysSince1970` days after 1970-01-01 (negative: before it). Date arithmetic, so
@@ -204,8 +211,8 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
         let shiftedMonth = (5 * dayOfYear + 2) / 153
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         self.year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        self.month = month
-        self.day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        storedMonth = UInt8(month)
+        storedDay = UInt8(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)
     }
 
     /// Days from 1970-01-01 to this date (negative: before it).

@@ -147,7 +147,7 @@ struct AlarmJSONWriterTests {
     func storedProperties() {
         func names(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         #expect(names(Fixture.alarm()) == [
-            "id", "title", "kind", "schedule", "countdownDuration", "snoozeDuration", "secondaryButton", "sound", "volume",
+            "id", "title", "schedule", "kind", "countdownDuration", "snoozeDuration", "secondaryButton", "sound", "volume",
             "crescendo", "ringLimit", "lateLimit", "hooks", "state", "createdAt", "appID", "metadata",
         ])
         #expect(names(CountdownPhase(fireDate: t0, duration: 1)) == ["fireDate", "duration", "followsWallClock"])
