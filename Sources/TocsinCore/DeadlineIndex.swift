@@ -21,9 +21,8 @@ struct DeadlineIndex: Sendable {
     }
 
     private var heap: [Entry] = []
-    /// Where each alarm's entry is in `heap`. 32-bit: a bucket is 20 bytes instead of 24, and the
-    /// book holds at most tens of thousands of alarms.
-    private var positions: [UUID: Int32] = [:]
+    /// Where each alarm's entry is in `heap`.
+    private var positions = HeapPositionTable()
 
     /// The earliest entry.
     var first: Entry? { heap.first }
@@ -35,7 +34,12 @@ struct DeadlineIndex: Sendable {
     /// left with up to twice the room it needs after growing one entry at a time.
     mutating func reserveCapacity(_ count: Int) {
         heap.reserveCapacity(count)
-        positions.reserveCapacity(count)
+        positions.reserveCapacity(count, in: heap)
+    }
+
+    /// The instant alarm `id` has, if it is in.
+    func date(of id: UUID) -> Date? {
+        positions.slot(of: id, in: heap).map { heap[positions.position(inSlot: $0)].date }
     }
 
     /// Gives alarm `id` the instant `date`, or takes it out when `date` is `nil`.
@@ -45,24 +49,32 @@ struct DeadlineIndex: Sendable {
             return
         }
         let entry = Entry(date: date, createdAt: createdAt, id: id)
-        if let position = positions[id].map(Int.init) {
+        if let slot = positions.slot(of: id, in: heap) {
+            let position = positions.position(inSlot: slot)
             guard heap[position] != entry else { return }
             heap[position] = entry
             restore(at: position)
         } else {
             heap.append(entry)
-            positions[id] = Int32(heap.count - 1)
+            positions.insert(heap.count - 1, for: id, in: heap)
             siftUp(heap.count - 1)
         }
     }
 
     /// Takes alarm `id` out, if it is in.
     mutating func remove(_ id: UUID) {
-        guard let position = positions.removeValue(forKey: id).map(Int.init) else { return }
-        let last = heap.removeLast()
-        guard position < heap.count else { return }
-        heap[position] = last
-        positions[last.id] = Int32(position)
+        guard let slot = positions.slot(of: id, in: heap) else { return }
+        let position = positions.position(inSlot: slot)
+        positions.remove(slot: slot, in: heap)
+        let lastPosition = heap.count - 1
+        guard position < lastPosition else {
+            heap.removeLast()
+            return
+        }
+        // The last entry fills the gap: find its slot while the heap still says where it is.
+        let lastSlot = positions.slot(of: heap[lastPosition].id, in: heap)!
+        heap[position] = heap.removeLast()
+        positions.setPosition(position, inSlot: lastSlot)
         restore(at: position)
     }
 
@@ -99,8 +111,11 @@ struct DeadlineIndex: Sendable {
     }
 
     private mutating func swapAt(_ first: Int, _ second: Int) {
+        // Both slots are found before the swap, while the table and the heap agree.
+        let firstSlot = positions.slot(of: heap[first].id, in: heap)!
+        let secondSlot = positions.slot(of: heap[second].id, in: heap)!
         heap.swapAt(first, second)
-        positions[heap[first].id] = Int32(first)
-        positions[heap[second].id] = Int32(second)
+        positions.setPosition(second, inSlot: firstSlot)
+        positions.setPosition(first, inSlot: secondSlot)
     }
 }
