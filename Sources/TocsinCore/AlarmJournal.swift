@@ -16,7 +16,8 @@ public final class AlarmJournal: @unchecked Sendable {
 
     /// One change.
     public enum Change: Sendable, Equatable, Codable {
-        // Written by AlarmJSONWriter (the same text JSONEncoder writes), read by JSONDecoder.
+        // Written by AlarmJSONWriter (the same text JSONEncoder writes), read by AlarmJSONReader
+        // or, for lines not in that exact shape, JSONDecoder.
         /// The alarm now is this.
         case put(Alarm)
         /// The alarm with this id is gone.
@@ -66,7 +67,9 @@ public final class AlarmJournal: @unchecked Sendable {
                 count = changes.count
                 return .readDroppingTornTail(changes)
             }
-            guard let change = try? decoder.decode(Change.self, from: Data(line)) else {
+            // Lines are read by AlarmJSONReader when they are in the shape Tocsin writes, and by
+            // JSONDecoder otherwise (a line written by an older version, say).
+            guard let change = AlarmJSONReader.change(line) ?? (try? decoder.decode(Change.self, from: Data(line))) else {
                 return moveAside(reason: "line \(index + 1) is not a change Tocsin wrote")
             }
             changes.append(change)

@@ -65,6 +65,12 @@ public final class AlarmStore: @unchecked Sendable {
         case .contents(let contents): data = contents
         case .unreadable(let reason): return setAside(reason: reason)
         }
+        // The fast path: a file in the shape this build writes. Anything else (an older or newer
+        // format, a hand edit, damage) goes through JSONDecoder below, which says what is wrong.
+        if let file = AlarmJSONReader.snapshot(data), file.format == Self.formatVersion {
+            savedTimeZone = file.timeZone.flatMap({ TimeZoneRules(restoring: $0) })
+            return .loaded(file.alarms)
+        }
         do {
             // The version first, so a file from a newer Tocsin is reported as such, not as corrupt.
             let header = try Self.decoder.decode(StateFileHeader.self, from: data)
