@@ -33,11 +33,12 @@ public final class MemoryReturner {
     /// Makes every thread allocate from the main heap, the one `malloc_trim` gives back whole.
     /// Call first thing in `main`, before any thread starts.
     ///
-    /// glibc gives a second thread that allocates an arena of its own. `malloc_trim` returns the
-    /// free pages inside such an arena but not the free space at its end, and after a large
-    /// reply glibc raises its trim threshold, so that space stays: in the bench, 8 MB of a
-    /// 10,000-alarm `List` stayed resident in one run out of three, 2 s after the trim (33 MB
-    /// instead of 25). The agent's few threads rarely allocate at the same time, so one arena
+    /// Otherwise glibc gives each further thread that allocates an arena of its own.
+    /// `malloc_trim` returns the free pages inside such an arena but not the free space at its
+    /// end, and after a large reply glibc raises its trim threshold, so that space stays: in 4
+    /// of 11 bench runs, 8 MB of alarm data from the `List` replies of 10,000 alarms stayed
+    /// resident in a thread's arena 2 s after the trim (33 MB instead of 25); none in 6 runs
+    /// since. The agent's few threads rarely allocate at the same time, so sharing one arena
     /// costs no waiting worth measuring.
     public static func allocateFromOneArena() {
         mallopt(M_ARENA_MAX, 1)

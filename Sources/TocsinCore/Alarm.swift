@@ -8,9 +8,9 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     public var title: String
     /// When an alarm rings; `nil` for a timer.
     public var schedule: AlarmSchedule?
-    /// Timer (counts down from the moment it is scheduled) or alarm (rings on a schedule).
     // Declared after `schedule`, whose 17 bytes leave room before the next 8-byte boundary:
-    // Swift lays properties out in declaration order, and here the one-byte kind costs nothing.
+    // Swift lays properties out in declaration order, and there the one-byte kind costs nothing.
+    /// Timer (counts down from the moment it is scheduled) or alarm (rings on a schedule).
     public var kind: AlarmKind
     /// How long the live countdown runs before it rings (AlarmKit's pre-alert duration): a timer's
     /// length, or an alarm's pre-alert countdown (0: an alarm that shows no countdown).

@@ -272,46 +272,39 @@ package struct AlarmJSONReader {
         guard value == nil else { throw Unreadable() }
     }
 
+    /// `{"key":<value>,…}`; `member` reads each value, given its key.
     private mutating func readObject(_ member: (inout AlarmJSONReader, String) throws(Unreadable) -> Void) throws(Unreadable) {
-        try expect(UInt8(ascii: "{"))
-        skipWhitespace()
-        if peek() == UInt8(ascii: "}") {
-            offset += 1
-            return
-        }
-        while true {
-            skipWhitespace()
-            let key = try readString()
-            skipWhitespace()
-            try expect(UInt8(ascii: ":"))
-            skipWhitespace()
-            try member(&self, key)
-            skipWhitespace()
-            if peek() == UInt8(ascii: ",") {
-                offset += 1
-                continue
-            }
-            try expect(UInt8(ascii: "}"))
-            return
+        try readDelimited(UInt8(ascii: "{"), UInt8(ascii: "}")) { reader throws(Unreadable) in
+            let key = try reader.readString()
+            reader.skipWhitespace()
+            try reader.expect(UInt8(ascii: ":"))
+            reader.skipWhitespace()
+            try member(&reader, key)
         }
     }
 
+    /// `[<value>,…]`; `element` reads each value.
     private mutating func readArray(_ element: (inout AlarmJSONReader) throws(Unreadable) -> Void) throws(Unreadable) {
-        try expect(UInt8(ascii: "["))
+        try readDelimited(UInt8(ascii: "["), UInt8(ascii: "]"), element)
+    }
+
+    /// `open`, items separated by commas (none is fine), `close`.
+    private mutating func readDelimited(_ open: UInt8, _ close: UInt8, _ item: (inout AlarmJSONReader) throws(Unreadable) -> Void) throws(Unreadable) {
+        try expect(open)
         skipWhitespace()
-        if peek() == UInt8(ascii: "]") {
+        if peek() == close {
             offset += 1
             return
         }
         while true {
             skipWhitespace()
-            try element(&self)
+            try item(&self)
             skipWhitespace()
             if peek() == UInt8(ascii: ",") {
                 offset += 1
                 continue
             }
-            try expect(UInt8(ascii: "]"))
+            try expect(close)
             return
         }
     }

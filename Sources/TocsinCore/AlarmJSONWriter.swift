@@ -28,18 +28,9 @@ package struct AlarmJSONWriter {
     /// Writes `change` as `{"put":{"_0":<alarm>}}`, `{"remove":{"_0":"<id>"}}` or `{"zone":{"_0":"<id>"}}`.
     package mutating func write(_ change: AlarmJournal.Change) throws(AlarmJSONWriter.Failure) {
         switch change {
-        case .put(let alarm):
-            writeRaw("{\"put\":{\"_0\":")
-            try write(alarm)
-            writeRaw("}}")
-        case .remove(let id):
-            writeRaw("{\"remove\":{\"_0\":")
-            write(id)
-            writeRaw("}}")
-        case .zone(let identifier):
-            writeRaw("{\"zone\":{\"_0\":")
-            write(identifier)
-            writeRaw("}}")
+        case .put(let alarm): try writeCase("put") { writer throws(Failure) in try writer.write(alarm) }
+        case .remove(let id): writeCase("remove") { $0.write(id) }
+        case .zone(let identifier): writeCase("zone") { $0.write(identifier) }
         }
     }
 
@@ -136,15 +127,24 @@ package struct AlarmJSONWriter {
         switch sound {
         case .standard:
             writeRaw("{\"standard\":{}}")
-        case .themeEvent(let id):
-            writeRaw("{\"themeEvent\":{\"_0\":")
-            write(id)
-            writeRaw("}}")
-        case .file(let path):
-            writeRaw("{\"file\":{\"_0\":")
-            write(path)
-            writeRaw("}}")
+        case .themeEvent(let id): writeCase("themeEvent") { $0.write(id) }
+        case .file(let path): writeCase("file") { $0.write(path) }
         }
+    }
+
+    /// `{"<case>":{"_0":<value>}}`: an enum case with one unlabelled value, as synthesized
+    /// `Codable` writes it.
+    private mutating func writeCase(_ name: StaticString, _ value: (inout AlarmJSONWriter) throws(Failure) -> Void) throws(Failure) {
+        writeRaw("{\"")
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        writeRaw("\":{\"_0\":")
+        try value(&self)
+        writeRaw("}}")
+    }
+
+    /// The same, for a value that cannot fail to be written.
+    private mutating func writeCase(_ name: StaticString, _ value: (inout AlarmJSONWriter) -> Void) {
+        try! writeCase(name) { writer throws(Failure) in value(&writer) }
     }
 
     private mutating func write(_ state: AlarmState) throws(AlarmJSONWriter.Failure) {

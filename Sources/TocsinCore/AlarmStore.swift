@@ -99,6 +99,7 @@ public final class AlarmStore: @unchecked Sendable {
         if let unwritableReason {
             throw StoreError("Not saving to \(fileURL.path): \(unwritableReason).")
         }
+        // Room for the usual alarm (about 360 bytes of JSON) so the buffer is not copied as it grows.
         var writer = AlarmJSONWriter(capacity: 512 * alarms.count + 64)
         do {
             try writer.writeSnapshot(format: Self.formatVersion, timeZone: timeZone?.identifier, alarms: alarms)

@@ -37,7 +37,7 @@ struct DeadlineIndex: Sendable {
         positions.reserveCapacity(count, in: heap)
     }
 
-    /// The instant alarm `id` has, if it is in.
+    /// The instant alarm `id` has, if it is in (the tests check every alarm's entry with it).
     func date(of id: UUID) -> Date? {
         positions.slot(of: id, in: heap).map { heap[positions.position(inSlot: $0)].date }
     }

@@ -74,9 +74,9 @@ struct AlarmJSONWriterTests {
     @Test("Numbers: whole, fractional, negative, tiny and huge, and instants taken from the clock")
     func numbers() throws {
         var generator = SplitMix(seed: 0x150A_2026)
-        var values: [Double] = [0, -0.0, 1, -1, 0.5, 0.1, 1e-7, 5e-324, 1e15, 1e16, 1e17, 123_456_789.125, 2.5e20,
+        var values: [Double] = [0, -0.0, 1, -1, 0.5, 0.1, 1e-7, .leastNonzeroMagnitude, 1e15, 1e16, 1e17, 123_456_789.125, 2.5e20,
                                 Double.greatestFiniteMagnitude, -Double.greatestFiniteMagnitude, .leastNormalMagnitude,
-                                Date().timeIntervalSinceReferenceDate, Double(Int64.max), 9_007_199_254_740_993]
+                                Date().timeIntervalSinceReferenceDate, Double(Int64.max), Double(1 << 53) + 2]
         for _ in 0..<3000 {
             values.append(Double(bitPattern: generator.next()))
             values.append(Double(Int64(bitPattern: generator.next()) >> Int64.random(in: 0...60, using: &generator)))
