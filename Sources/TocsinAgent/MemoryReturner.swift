@@ -35,10 +35,10 @@ public final class MemoryReturner {
     ///
     /// Otherwise glibc gives each further thread that allocates an arena of its own.
     /// `malloc_trim` returns the free pages inside such an arena but not the free space at its
-    /// end, and after a large reply glibc raises its trim threshold, so that space stays: in 4
-    /// of 11 bench runs, 8 MB of alarm data from the `List` replies of 10,000 alarms stayed
-    /// resident in a thread's arena 2 s after the trim (33 MB instead of 25); none in 6 runs
-    /// since. The agent's few threads rarely allocate at the same time, so sharing one arena
+    /// end, and after a large reply glibc raises its trim threshold, so that space stays: in 9
+    /// of 25 bench runs, 8 MB of alarm data from the `List` replies of 10,000 alarms stayed
+    /// resident in a thread's arena 2 s after the trim (33 MB instead of 25); in none of 17
+    /// runs since. The agent's few threads rarely allocate at the same time, so sharing one arena
     /// costs no waiting worth measuring.
     public static func allocateFromOneArena() {
         mallopt(M_ARENA_MAX, 1)
