@@ -157,7 +157,7 @@ import TocsinCore
         let runs = ProcessInfo.processInfo.environment["TOCSIN_FUZZ_RUNS"] ?? "100000"
         let log = root.appendingPathComponent(".build/fuzz/fuzz-test.log")
         try FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: log.path, contents: nil), "could not create \(log.path)")
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
         let process = Process()
@@ -369,7 +369,7 @@ extension FuzzTests {
             case "duration", "snooze", "ring-limit", "late-limit", "pre-alert", "crescendo", "volume":
                 switch random.below(5) {
                 case 0, 1: return g_variant_new_double(key == "volume" ? Double(1 + random.below(100)) / 100 : Double(1 + random.below(key == "crescendo" ? 600 : 86_400)))
-                case 1: return g_variant_new_int32(Int32(truncatingIfNeeded: random.next() % 100_000))
+                case 2: return g_variant_new_int32(Int32(truncatingIfNeeded: random.next() % 100_000))
                 default: return g_variant_new_double(double())
                 }
             default: return g_variant_new_string(string())
