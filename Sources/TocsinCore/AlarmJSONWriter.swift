@@ -194,32 +194,10 @@ package struct AlarmJSONWriter {
         write(id.uuidString)
     }
 
-    /// A string as `JSONEncoder` escapes it: quote, backslash and slash with a backslash, the
-    /// usual control characters by name, the other controls as `\u00XX`; everything else as it is.
+    /// A string as `JSONEncoder` escapes it (the slash too).
     private mutating func write(_ string: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): writeRaw("\\\"")
-            case UInt8(ascii: "\\"): writeRaw("\\\\")
-            case UInt8(ascii: "/"): writeRaw("\\/")
-            case 0x0A: writeRaw("\\n")
-            case 0x0D: writeRaw("\\r")
-            case 0x09: writeRaw("\\t")
-            case 0x08: writeRaw("\\b")
-            case 0x0C: writeRaw("\\f")
-            case 0..<0x20:
-                writeRaw("\\u00")
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
-            default:
-                bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        JSONStringText.append(string, escapingSlashes: true, to: &bytes)
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private mutating func writeRaw(_ text: String) {
         bytes.append(contentsOf: text.utf8)

@@ -7,13 +7,6 @@ import Testing
 /// half is checked by damaging valid files at random and comparing the two readers on each.
 @Suite("AlarmJSONReader")
 struct AlarmJSONReaderTests {
-    /// The state file as AlarmStore's `JSONDecoder` path reads it.
-    struct StateFileShape: Codable, Equatable {
-        var format: Int
-        var timeZone: String?
-        var alarms: [Alarm]
-    }
-
     static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .deferredToDate

@@ -118,12 +118,6 @@ struct AlarmJSONWriterTests {
 
     @Test("The snapshot is what JSONEncoder writes for the state file's shape, and AlarmStore reads it back")
     func snapshot() throws {
-        /// The state file's members, as AlarmStore declares them.
-        struct StateFileShape: Encodable {
-            var format: Int
-            var timeZone: String?
-            var alarms: [Alarm]
-        }
         var generator = SplitMix(seed: 7)
         let alarms = Fixture.varied + (0..<50).map { Self.randomAlarm($0, &generator) }
         for (zone, list) in [("Europe/Paris", alarms), (nil, alarms), ("UTC", [])] as [(String?, [Alarm])] {

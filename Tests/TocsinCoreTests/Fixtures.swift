@@ -124,6 +124,14 @@ enum Fixture {
     ]
 }
 
+/// The state file's members as AlarmStore declares them, for JSONEncoder and JSONDecoder to
+/// write and read beside AlarmJSONWriter and AlarmJSONReader.
+struct StateFileShape: Codable, Equatable {
+    var format: Int
+    var timeZone: String?
+    var alarms: [Alarm]
+}
+
 /// A fresh directory under the system temporary directory, removed after `body`.
 func withTemporaryDirectory<T>(_ body: (URL) throws -> T) throws -> T {
     let directory = FileManager.default.temporaryDirectory
