@@ -18,7 +18,7 @@ enum ProcessActivity {
         var counts: [Int32: ContextSwitches] = [:]
         for task in tasks {
             guard let thread = Int32(task),
-                  let status = try? String(contentsOfFile: "\(taskDirectory)/\(task)/status", encoding: .utf8) else { continue }
+                  let status = procFile("\(taskDirectory)/\(task)/status") else { continue }
             counts[thread] = ContextSwitches(voluntary: field("voluntary_ctxt_switches", in: status) ?? 0,
                                              involuntary: field("nonvoluntary_ctxt_switches", in: status) ?? 0)
         }
