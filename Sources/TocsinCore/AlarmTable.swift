@@ -2,11 +2,11 @@ import FoundationEssentials
 
 /// Alarms by id, each held in a box of its own.
 ///
-/// A `Dictionary<UUID, Alarm>` reserves a whole `Alarm` (280 bytes) in every bucket, and it keeps
-/// between a third and two thirds of its buckets empty; with 10,000 alarms that is 16,384 buckets,
-/// 4.8 MB. Boxed, a bucket is an id and a reference (24 bytes), and only the alarms that exist
-/// take an alarm's room: 3.4 MB for the same 10,000. Alarms are values and a box never changes:
-/// a change puts a new box in.
+/// A `Dictionary<UUID, Alarm>` reserves a whole `Alarm` (280 bytes when this was measured, 248
+/// now) in every bucket, and it keeps between a third and two thirds of its buckets empty; with
+/// 10,000 alarms that is 16,384 buckets, 4.8 MB. Boxed, a bucket is an id and a reference (24
+/// bytes), and only the alarms that exist take an alarm's room: 3.4 MB for the same 10,000.
+/// Alarms are values and a box never changes: a change puts a new box in.
 struct AlarmTable: Sendable {
     private final class Box: Sendable {
         let alarm: Alarm
