@@ -7,6 +7,7 @@ import PackageDescription
 //   CCanberra       libcanberra.
 //   CTimerFD        <sys/timerfd.h>, which Swift's Glibc module leaves out.
 //   CMalloc         <malloc.h> (malloc_trim), likewise.
+//   COpenAt2        openat2(2), which glibc does not wrap: files opened as a sandboxed caller sees them.
 //   GLibSupport     Swift wrappers over GLib shared by the agent and the client (GVariant, errors, main loop).
 //   TocsinAgent     the agent's adapters (D-Bus service, notifications, ringer, hooks, timers) and their wiring.
 //   tocsind         the agent executable: a few lines over TocsinAgent.
@@ -40,8 +41,9 @@ let package = Package(
         ),
         .systemLibrary(name: "CTimerFD"),
         .systemLibrary(name: "CMalloc"),
+        .systemLibrary(name: "COpenAt2"),
         .target(name: "GLibSupport", dependencies: ["CGLib", "TocsinCore"]),
-        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "GLibSupport", "CGLib", "CCanberra", "CTimerFD", "CMalloc"]),
+        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "GLibSupport", "CGLib", "CCanberra", "CTimerFD", "CMalloc", "COpenAt2"]),
         .executableTarget(name: "tocsind", dependencies: ["TocsinAgent", "TocsinCore"]),
         .target(name: "TocsinKit", dependencies: ["TocsinCore", "GLibSupport", "CGLib"]),
         .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "GLibSupport"]),

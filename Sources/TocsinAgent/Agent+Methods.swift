@@ -14,21 +14,30 @@ extension Agent: AlarmsServiceHandler {
         guard isReady else {
             return reply(.failure(ServiceError(.invalidState, "The agent is still starting; try again in a moment.")))
         }
-        let caller = callers.identify(sender)
         do {
+            let caller = try callers.identify(sender)
             switch method {
             case .schedule:
-                let request = try scheduleRequest(in: arguments)
+                let request = try scheduleRequest(in: arguments, from: caller)
+                if !caller.isCommandLine { authorizationDesk.note(caller.confinement, for: caller.appID) }
                 // Scheduling waits for the user's consent the first time an application asks.
-                authorizationDesk.resolve(caller.appID) { [unowned self] state in
-                    do throws(ServiceError) {
-                        try schedule(request, for: caller, authorization: state) { reply(.success($0)) }
-                    } catch {
-                        reply(.failure(error))
+                authorizationDesk.resolve(caller.appID, confinement: caller.confinement) { [unowned self] state in
+                    guard state == .authorized else {
+                        return reply(.failure(ServiceError(AlarmError.notAuthorized(app: caller.appID, state: state))))
+                    }
+                    // A sandboxed app's sound file is copied only once the user allowed the app.
+                    keepSound(of: request, for: caller) { [unowned self] prepared in
+                        do throws(ServiceError) {
+                            try schedule(try prepared.get(), for: caller) { reply(.success($0)) }
+                        } catch {
+                            if case .success(let request) = prepared { soundCopies.discard(request.sound) }
+                            reply(.failure(error))
+                        }
                     }
                 }
             case .requestAuthorization:
-                authorizationDesk.resolve(caller.appID) { state in
+                if !caller.isCommandLine { authorizationDesk.note(caller.confinement, for: caller.appID) }
+                authorizationDesk.resolve(caller.appID, confinement: caller.confinement) { state in
                     reply(.success(Variant.tuple([g_variant_new_string(state.rawValue)])))
                 }
             default:
@@ -59,7 +68,7 @@ extension Agent: AlarmsServiceHandler {
             let alarm = try ownAlarm(try alarmID(in: arguments), caller: caller)
             return Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(alarm))])
         case .getStatus:
-            return Variant.tuple([Variant.make(dictionary: status())])
+            return Variant.tuple([Variant.make(dictionary: status(for: caller))])
         case .watch:
             audience.add(sender)
         case .identifyApplication:
@@ -70,6 +79,19 @@ extension Agent: AlarmsServiceHandler {
             try requireCommandLine(caller, toDo: "see the applications' authorizations")
             let answers = authorizationDesk.authorizations.answers.mapValues(\.rawValue)
             return Variant.tuple([Variant.make(.stringMap(answers))])
+        case .listApplications:
+            try requireCommandLine(caller, toDo: "see the applications' authorizations")
+            let authorizations = authorizationDesk.authorizations
+            let apps = Set(authorizations.answers.keys).union(authorizations.confinements.keys).sorted()
+            return Variant.tuple([Variant.make(dictionaries: apps.map { app in
+                var entry: [String: WireValue] = [
+                    "app-id": .string(app),
+                    "authorization": .string(authorizations.state(of: app).rawValue),
+                    "alarms": .integer(Int64(book.alarmCount(ownedBy: app))),
+                ]
+                entry["confinement"] = authorizations.confinements[app].map { .string($0.rawValue) }
+                return entry
+            })])
         case .setAuthorization:
             try requireCommandLine(caller, toDo: "change an application's authorization")
             let app: String
@@ -89,14 +111,31 @@ extension Agent: AlarmsServiceHandler {
     /// Schedules `request` and hands `answer` the new alarm's id as soon as it is saved, before the
     /// live activity, the signal and the hooks: the caller asked for a saved alarm, and a client
     /// scheduling many in a row need not wait for each one's effects.
-    private func schedule(_ request: AlarmRequest, for caller: Caller, authorization: AuthorizationState, answer: (OpaquePointer) -> Void) throws(ServiceError) {
-        guard authorization == .authorized else {
-            throw ServiceError(AlarmError.notAuthorized(app: caller.appID, state: authorization))
-        }
+    private func schedule(_ request: AlarmRequest, for caller: Caller, answer: (OpaquePointer) -> Void) throws(ServiceError) {
         let owner = caller.isCommandLine ? nil : caller.appID
         let limit = caller.isCommandLine ? nil : configuration.alarmsPerApplication
-        try commit({ book, now throws(AlarmError) in try book.schedule(request, id: request.id ?? UUID(), now: now, owner: owner, ownerLimit: limit) },
-                   whenSaved: { event in answer(Variant.tuple([g_variant_new_string(event.alarm.id.uuidString.lowercased())])) })
+        try commit({ book, now throws(AlarmError) in
+            try book.schedule(request, id: request.id ?? UUID(), now: now, owner: owner, confinement: caller.confinement, ownerLimit: limit)
+        }, whenSaved: { event in answer(Variant.tuple([g_variant_new_string(event.alarm.id.uuidString.lowercased())])) })
+    }
+
+    /// Hands `ready` the request with a sound the agent can ring later: for a sandboxed caller's
+    /// sound file, a copy read as the caller sees it (after the app's other copies, within its
+    /// budget); anything else as it is.
+    private func keepSound(of request: AlarmRequest, for caller: Caller, ready: @escaping (Result<AlarmRequest, ServiceError>) -> Void) {
+        guard case .file(let path) = request.sound, let files = caller.files else { return ready(.success(request)) }
+        let used = soundCopies.bytesUsed(by: book.alarms.lazy.filter { $0.owner == caller.appID }.map(\.sound))
+        let budget = SandboxedSoundCopies.applicationBudget - used
+        guard budget > 0 else {
+            return ready(.failure(ServiceError(.limitReached, "The sound files of “\(caller.appID)”'s alarms already take \(SandboxedSoundCopies.applicationBudget / (1024 * 1024)) MiB, the most an application's may; cancel some of its alarms or ring a theme sound.")))
+        }
+        soundCopies.copy(path, seenBy: files, budget: budget) { copied in
+            ready(copied.map { sound in
+                var kept = request
+                kept.sound = sound
+                return kept
+            })
+        }
     }
 
     /// The alarm `id` if `caller` may see it: the command line sees every alarm, an application
@@ -114,16 +153,18 @@ extension Agent: AlarmsServiceHandler {
         }
     }
 
-    /// What `tocsin status` shows: how this agent is set up and what it can do.
-    private func status() -> [String: WireValue] {
+    /// What `tocsin status` shows: how this agent is set up and what it can do. The alarms it
+    /// counts and names as ringing are those `caller` may see.
+    private func status(for caller: Caller) -> [String: WireValue] {
         typealias Key = AlarmWireFormat.StatusKey
         var status: [Key: WireValue] = [
             .version: .string(TocsinVersion.string),
             .timeZone: .string(book.timeZone.identifier),
             .stateFile: .string(store.fileURL.path),
             .stateWritable: .bool(store.isWritable),
-            .alarmCount: .integer(Int64(book.count)),
-            .ringing: .string(ringer.ringingAlarms.map { $0.uuidString.lowercased() }.joined(separator: ",")),
+            .alarmCount: .integer(Int64(caller.isCommandLine ? book.count : book.alarmCount(ownedBy: caller.appID))),
+            .ringing: .string(ringer.ringingAlarms.filter { caller.isCommandLine || book[$0]?.owner == caller.appID }
+                .map { $0.uuidString.lowercased() }.joined(separator: ",")),
         ]
         if let server = serverMonitor.server {
             status[.notificationServer] = .string("\(server.name) \(server.version)")
@@ -155,7 +196,10 @@ extension Agent: AlarmsServiceHandler {
         try commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
     }
 
-    private func scheduleRequest(in arguments: OpaquePointer) throws(ServiceError) -> AlarmRequest {
+    /// The request `caller` sent, refused at once — before the user is asked about the app —
+    /// when it cannot be scheduled: malformed, hooks from a sandbox, or (outside a sandbox) a
+    /// sound the agent cannot play. A sandboxed caller's sound file is looked at in its sandbox, later.
+    private func scheduleRequest(in arguments: OpaquePointer, from caller: Caller) throws(ServiceError) -> AlarmRequest {
         let dictionary = Variant.child(arguments, 0)
         defer { g_variant_unref(dictionary) }
         let request: AlarmRequest
@@ -164,6 +208,10 @@ extension Agent: AlarmsServiceHandler {
         } catch {
             throw ServiceError(.invalidArgument, error.message)
         }
+        if caller.isSandboxed && !request.hooks.isEmpty {
+            throw ServiceError(AlarmError.hooksFromSandbox(app: caller.appID, confinement: caller.confinement))
+        }
+        if case .file = request.sound, caller.isSandboxed { return request }
         if let problem = SoundCheck.problem(with: request.sound) {
             throw ServiceError(.invalidArgument, problem)
         }

@@ -49,6 +49,8 @@ public final class Agent {
     private var mediaPlayers: MediaPlayerPauser!
     var callers: CallerIdentifier!
     var authorizationDesk: AuthorizationDesk!
+    /// The copies of sandboxed apps' sound files.
+    var soundCopies: SandboxedSoundCopies!
     /// The watchers of the agent's signals.
     var audience: SignalAudience!
     /// How long the signals of the start-up wait for watchers to register, in seconds.
@@ -108,6 +110,7 @@ public final class Agent {
             timeZoneWatcher.checkNow()
         })
         let currentZone = book.timeZone
+        soundCopies = SandboxedSoundCopies(directory: configuration.stateDirectory.appendingPathComponent("sounds"))
         loadAlarms()
         memory.returnFreedMemorySoon()
         let loadedZone = book.timeZone
@@ -124,9 +127,9 @@ public final class Agent {
         presenter.onDismissed = { [unowned self] id in
             if !authorizationDesk.dismissed(id) { notificationDismissed(id) }
         }
-        callers = CallerIdentifier(processID: { [unowned self] sender in service.processID(of: sender) })
+        callers = CallerIdentifier(credentials: { [unowned self] sender in service.credentials(of: sender) })
         audience = SignalAudience(
-            identify: { [unowned self] sender in callers.identify(sender) },
+            identify: { [unowned self] sender in try? callers.identify(sender) },
             send: { [unowned self] signal, arguments, destination in service.emit(signal, arguments: arguments, to: destination) })
         service.onPeerVanished = { [unowned self] sender in
             callers.forget(sender)
@@ -135,9 +138,12 @@ public final class Agent {
         let authorizationStore = AuthorizationStore(directory: configuration.stateDirectory)
         let (authorizations, problem) = authorizationStore.load()
         if let problem { log.warning(problem) }
-        authorizationDesk = AuthorizationDesk(authorizations: authorizations, presenter: presenter, log: log)
-        authorizationDesk.onChange = { [unowned self] app, state in
+        authorizationDesk = AuthorizationDesk(authorizations: authorizations, presenter: presenter, log: log, alarmLimit: configuration.alarmsPerApplication)
+        authorizationDesk.onNoted = { [unowned self] in
             do throws(StoreError) { try authorizationStore.save(authorizationDesk.authorizations) } catch { log.error(error.message) }
+        }
+        authorizationDesk.onChange = { [unowned self] app, state in
+            authorizationDesk.onNoted()
             audience.announce(.authorizationChanged, arguments: Variant.tuple([g_variant_new_string(app), g_variant_new_string(state.rawValue)]), concerning: app)
         }
         serverMonitor = NotificationServerMonitor(log: log)
@@ -179,16 +185,35 @@ public final class Agent {
         if let note = loaded.journalNote { log.warning(note) }
         switch loaded.outcome {
         case .empty:
-            break
+            discardUnusedSoundCopies()
         case .loaded(let alarms):
             book = AlarmBook(alarms: alarms, timeZone: loaded.timeZone ?? book.timeZone)
+            discardUnusedSoundCopies()
         case .migrated(let alarms, let version):
             book = AlarmBook(alarms: alarms, timeZone: loaded.timeZone ?? book.timeZone)
             log.info("Read the saved alarms from format version \(version); they will be saved in version \(AlarmStore.formatVersion).")
+            discardUnusedSoundCopies()
         case .setAside(let reason, let movedTo):
             log.warning("The saved alarms in \(store.fileURL.path) could not be used: \(reason). The file was kept as \(movedTo.path); starting with no alarms.")
         case .unusable(let reason):
             log.error("The saved alarms in \(store.fileURL.path) could not be used: \(reason). Nothing will be saved until the file is moved away, so it is not overwritten.")
+        }
+        warnOfHooksThatWillNotRun()
+    }
+
+    /// Deletes the sound copies no saved alarm rings — only once the saved alarms were read: with
+    /// a state file set aside or unreadable, the copies belong to alarms that may yet come back.
+    private func discardUnusedSoundCopies() {
+        let discarded = soundCopies.discardCopies(notAmong: book.alarms.lazy.map(\.sound))
+        if discarded > 0 { log.info("Deleted \(discarded) copied sound file(s) that no alarm rings any more.") }
+    }
+
+    /// Says which saved alarms carry hooks that will not run: apps' alarms saved before Tocsin
+    /// recorded where apps run (their hooks could come from a sandbox).
+    private func warnOfHooksThatWillNotRun() {
+        let unknownOrigin = book.alarms.filter { !$0.hooks.isEmpty && !$0.mayRunHooks }
+        if !unknownOrigin.isEmpty {
+            log.warning("\(unknownOrigin.count) alarm(s) of applications were saved before Tocsin recorded whether the application runs in a sandbox; their hooks will not run (the application can schedule them again): \(unknownOrigin.map { "“\($0.title)” of \($0.owner)" }.joined(separator: ", ")).")
         }
     }
 
@@ -335,6 +360,7 @@ public final class Agent {
             if event.removesAlarm {
                 shownSeconds[alarm.id] = nil
                 presenter.withdraw(alarm.id)
+                soundCopies.discard(alarm.sound)
             } else {
                 present(alarm, now: now)
             }
@@ -353,7 +379,11 @@ public final class Agent {
                 break
             }
             if let hookEvent = event.kind.hookEvent, let command = alarm.hooks[hookEvent] {
-                hookRunner.run(command, event: hookEvent, alarm: alarm, fireTime: event.dueDate ?? alarm.fireDate)
+                if alarm.mayRunHooks {
+                    hookRunner.run(command, event: hookEvent, alarm: alarm, fireTime: event.dueDate ?? alarm.fireDate)
+                } else {
+                    log.warning("Not running the \(hookEvent.rawValue) hook of “\(alarm.title)”: \(alarm.owner) \(alarm.appConfinement.map { "runs in a \($0.phrase)" } ?? "scheduled it before Tocsin recorded whether it runs in a sandbox"), and Tocsin runs no command that could leave one.")
+                }
             }
         }
     }

@@ -28,7 +28,7 @@ struct ServiceError: Error {
         case .invalidState: self.init(.invalidState, error.description)
         case .invalidArgument: self.init(.invalidArgument, error.description)
         case .limitReached, .appLimitReached: self.init(.limitReached, error.description)
-        case .notAuthorized: self.init(.notAuthorized, error.description)
+        case .notAuthorized, .hooksFromSandbox: self.init(.notAuthorized, error.description)
         }
     }
 }
@@ -127,20 +127,24 @@ final class AlarmsService {
         )
     }
 
-    /// The process id of the bus peer `sender`, from the bus daemon.
-    func processID(of sender: String) -> pid_t? {
+    /// The process and user of the bus peer `sender`, from the bus daemon (which read them from
+    /// the connection's socket when it was opened, so the peer cannot choose them).
+    func credentials(of sender: String) -> PeerCredentials? {
         guard let connection else { return nil }
         var error: UnsafeMutablePointer<GError>?
         guard let reply = g_dbus_connection_call_sync(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID",
-            Variant.tuple([g_variant_new_string(sender)]), nil, G_DBUS_CALL_FLAGS_NONE, 2000, nil, &error) else {
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionCredentials",
+            Variant.tuple([g_variant_new_string(sender)]), Variant.type("(a{sv})"), G_DBUS_CALL_FLAGS_NONE, 2000, nil, &error) else {
             if let error { g_error_free(error) }
             return nil
         }
         defer { g_variant_unref(reply) }
-        let value = Variant.child(reply, 0)
-        defer { g_variant_unref(value) }
-        return pid_t(g_variant_get_uint32(value))
+        let dictionary = Variant.child(reply, 0)
+        defer { g_variant_unref(dictionary) }
+        let found = Variant.dictionary(dictionary)
+        guard case .integer(let processID) = found["ProcessID"], case .integer(let userID) = found["UnixUserID"],
+              processID > 0, let pid = pid_t(exactly: processID), let uid = uid_t(exactly: userID) else { return nil }
+        return PeerCredentials(processID: pid, userID: uid)
     }
 
     /// Sends `signal` with `arguments` (a tuple matching its signature; a floating one is

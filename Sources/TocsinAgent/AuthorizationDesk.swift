@@ -13,23 +13,30 @@ final class AuthorizationDesk {
     private(set) var authorizations: AppAuthorizations
     /// Called after an answer changed (to save it and announce it).
     var onChange: (String, AuthorizationState) -> Void = { _, _ in }
+    /// Called after where an app runs was first learned or changed (to save it).
+    var onNoted: () -> Void = {}
 
     private let presenter: NotificationPresenter
     private let log: AgentLog
     private let patience: Double
+    /// The most alarms an application may hold, which the question names.
+    private let alarmLimit: Int
     /// Open questions: the notification's key, and what waits for the answer.
     private var questions: [String: (notification: UUID, waiting: [(AuthorizationState) -> Void], timeout: TimeoutHandle)] = [:]
 
-    /// A desk showing questions with `presenter`, starting from `authorizations`.
-    init(authorizations: AppAuthorizations, presenter: NotificationPresenter, log: AgentLog, patience: Double = 300) {
+    /// A desk showing questions with `presenter`, starting from `authorizations`; apps may hold
+    /// up to `alarmLimit` alarms.
+    init(authorizations: AppAuthorizations, presenter: NotificationPresenter, log: AgentLog, alarmLimit: Int, patience: Double = 300) {
         self.authorizations = authorizations
+        self.alarmLimit = alarmLimit
         self.presenter = presenter
         self.log = log
         self.patience = patience
     }
 
     /// Calls `answer` with `app`'s state: at once when known, after asking the user otherwise.
-    func resolve(_ app: String, answer: @escaping (AuthorizationState) -> Void) {
+    /// `confinement` is where the app runs, which the question tells the user.
+    func resolve(_ app: String, confinement: AppConfinement, answer: @escaping (AuthorizationState) -> Void) {
         let state = authorizations.state(of: app)
         guard state == .notDetermined else { return answer(state) }
         if questions[app] != nil {
@@ -42,19 +49,19 @@ final class AuthorizationDesk {
             close(app, answer: .notDetermined)
         }
         questions[app] = (notification, [answer], timeout)
-        log.info("Asking the user whether “\(app)” may set alarms.")
-        presenter.show(NotificationContent(
-            summary: "Allow “\(app)” to set alarms?",
-            body: "Its alarms would ring even during Do Not Disturb. You can change this later with “tocsin auth”.",
-            actions: [.init(key: Self.allowKey, label: "Allow"), .init(key: Self.denyKey, label: "Don’t Allow")],
-            urgency: .critical, isPersistent: true,
-            commandLineHint: "Allow: tocsin auth grant \(app) · refuse: tocsin auth revoke \(app)"), for: notification)
+        log.info("Asking the user whether “\(app)” (\(confinement.phrase)) may set alarms.")
+        presenter.show(NotificationContentWriter.consentQuestion(app: app, confinement: confinement, alarmLimit: alarmLimit), for: notification)
+    }
+
+    /// Records where `app` runs, saving it when that is news.
+    func note(_ confinement: AppConfinement, for app: String) {
+        if authorizations.note(confinement, for: app) { onNoted() }
     }
 
     /// Handles a press on a question's button; returns false when `notification` is no question.
     func buttonPressed(_ key: String, on notification: UUID) -> Bool {
         guard let app = questions.first(where: { $0.value.notification == notification })?.key else { return false }
-        set(key == Self.allowKey ? .authorized : .denied, for: app)
+        set(key == NotificationContentWriter.consentAllowKey ? .authorized : .denied, for: app)
         return true
     }
 
@@ -80,7 +87,4 @@ final class AuthorizationDesk {
         presenter.withdraw(question.notification)
         for waiting in question.waiting { waiting(answer) }
     }
-
-    private static let allowKey = "allow"
-    private static let denyKey = "deny"
 }

@@ -18,17 +18,18 @@ final class SignalAudience {
 
     /// Unique bus names of the watchers, in the order they registered.
     private var watchers: [String] = []
-    private let identify: (String) -> Caller
+    private let identify: (String) -> Caller?
     private let send: (_ signal: AlarmsSignal, _ arguments: OpaquePointer, _ destination: String) -> Void
     /// Signals waiting for the audience to open, oldest first; `nil` once it is open.
     private var held: [(signal: AlarmsSignal, arguments: OpaquePointer, concern: Concern)]? = []
 
-    /// An audience that tells who a watcher is with `identify` and sends a signal (its arguments
+    /// An audience that tells who a watcher is with `identify` (`nil`: nobody the agent may tell
+    /// anything) and sends a signal (its arguments
     /// are a tuple the callee refs if it keeps them) to one destination with `send`.
     ///
     /// It starts closed: signals wait until `open()`, so that watchers that were waiting for the
     /// agent to start hear what happened while it started (they register when it appears).
-    init(identify: @escaping (String) -> Caller,
+    init(identify: @escaping (String) -> Caller?,
          send: @escaping (_ signal: AlarmsSignal, _ arguments: OpaquePointer, _ destination: String) -> Void) {
         self.identify = identify
         self.send = send
@@ -76,7 +77,7 @@ final class SignalAudience {
 
     private func deliver(_ signal: AlarmsSignal, _ arguments: OpaquePointer, _ concern: Concern) {
         for watcher in watchers {
-            let caller = identify(watcher)
+            guard let caller = identify(watcher) else { continue }
             if caller.isCommandLine || caller.appID == concern {
                 send(signal, arguments, watcher)
             }

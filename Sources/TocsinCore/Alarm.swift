@@ -9,9 +9,14 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     /// When an alarm rings; `nil` for a timer.
     public var schedule: AlarmSchedule?
     // Declared after `schedule`, whose 17 bytes leave room before the next 8-byte boundary:
-    // Swift lays properties out in declaration order, and there the one-byte kind costs nothing.
+    // Swift lays properties out in declaration order, and there the one-byte kind and
+    // confinement cost nothing.
     /// Timer (counts down from the moment it is scheduled) or alarm (rings on a schedule).
     public var kind: AlarmKind
+    /// Where the application that scheduled it ran then; `nil` for the command line's alarms, and
+    /// for an application's alarm saved before Tocsin recorded it (state format 2), which is
+    /// therefore of unknown origin.
+    public var appConfinement: AppConfinement?
     /// How long the live countdown runs before it rings (AlarmKit's pre-alert duration): a timer's
     /// length, or an alarm's pre-alert countdown (0: an alarm that shows no countdown).
     public var countdownDuration: TimeInterval
@@ -44,13 +49,21 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     /// The owner's application id, the command line's when none was recorded.
     public var owner: String { appID ?? AppAuthorizations.commandLineAppID }
 
+    /// Whether the agent may run this alarm's hooks: for the command line's alarms and for those
+    /// of an application that ran outside any sandbox. Never for a sandboxed app's alarm (the
+    /// command would run outside its sandbox, with all of the user's rights), nor for an app's
+    /// alarm of unknown origin: refusing hooks at `Schedule` alone would leave those saved
+    /// before the refusal existed able to run.
+    public var mayRunHooks: Bool { appID == nil || appConfinement == .unconfined }
+
     /// Creates an alarm; `AlarmBook.schedule` is the usual way, as it validates the request first.
     public init(
         id: UUID, title: String, kind: AlarmKind, schedule: AlarmSchedule? = nil, countdownDuration: TimeInterval,
         snoozeDuration: TimeInterval?, secondaryButton: SecondaryButton?, sound: AlarmSound,
         volume: Double? = nil, crescendo: TimeInterval? = nil,
         ringLimit: TimeInterval, lateLimit: TimeInterval = AlarmRequest.defaultLateLimit,
-        hooks: AlarmHooks, state: AlarmState, createdAt: Date, appID: String? = nil, metadata: String? = nil
+        hooks: AlarmHooks, state: AlarmState, createdAt: Date, appID: String? = nil,
+        appConfinement: AppConfinement? = nil, metadata: String? = nil
     ) {
         self.id = id
         self.title = title
@@ -68,6 +81,7 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
         self.state = state
         self.createdAt = createdAt
         self.appID = appID
+        self.appConfinement = appConfinement
         self.metadata = metadata
     }
 }

@@ -70,9 +70,16 @@ public struct AlarmBook: Sendable, Equatable {
 
     /// Adds the alarm `request` describes, counting down from `now`.
     ///
-    /// `owner` is the scheduling application (`nil`: the user's command line); an application
-    /// other than the command line holds at most `ownerLimit` alarms.
-    public mutating func schedule(_ request: AlarmRequest, id: UUID = UUID(), now: Date, owner: String? = nil, ownerLimit: Int? = nil) throws(AlarmError) -> AlarmEvent {
+    /// `owner` is the scheduling application (`nil`: the user's command line), which ran in
+    /// `confinement`; an application other than the command line holds at most `ownerLimit`
+    /// alarms. A sandboxed application's request may carry no hooks.
+    public mutating func schedule(
+        _ request: AlarmRequest, id: UUID = UUID(), now: Date,
+        owner: String? = nil, confinement: AppConfinement = .unconfined, ownerLimit: Int? = nil
+    ) throws(AlarmError) -> AlarmEvent {
+        if let owner, confinement.isSandboxed, !request.hooks.isEmpty {
+            throw .hooksFromSandbox(app: owner, confinement: confinement)
+        }
         guard alarmsByID.count < capacity else { throw .limitReached(limit: capacity) }
         if let owner, let ownerLimit, alarmCount(ownedBy: owner) >= ownerLimit {
             throw .appLimitReached(app: owner, limit: ownerLimit)
@@ -87,6 +94,7 @@ public struct AlarmBook: Sendable, Equatable {
             throw .invalidArgument(error)
         }
         alarm.appID = owner
+        alarm.appConfinement = owner == nil ? nil : confinement
         write(alarm.id, alarm)
         return AlarmEvent(.scheduled, alarm)
     }

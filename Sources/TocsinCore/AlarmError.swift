@@ -12,6 +12,8 @@ public enum AlarmError: Error, Sendable, Equatable, CustomStringConvertible {
     case appLimitReached(app: String, limit: Int)
     /// The application may not set alarms: the user refused, or has not answered.
     case notAuthorized(app: String, state: AuthorizationState)
+    /// A sandboxed application asked for shell commands (hooks), which would run outside its sandbox.
+    case hooksFromSandbox(app: String, confinement: AppConfinement)
 
     /// One sentence for a person.
     public var description: String {
@@ -30,6 +32,8 @@ public enum AlarmError: Error, Sendable, Equatable, CustomStringConvertible {
             "“\(app)” may not set alarms: the user did not allow it (change it with “tocsin auth grant \(app)”)."
         case .notAuthorized(let app, _):
             "“\(app)” may not set alarms until the user answers whether to allow it."
+        case .hooksFromSandbox(let app, let confinement):
+            "“\(app)” runs in a \(confinement.phrase), and Tocsin runs no command for a sandboxed app: it would run outside the sandbox with all of the user's rights. Schedule the alarm without hooks, and act on its events in the app itself (perform App Intents in the app, or call Watch and observe the Changed and Removed signals)."
         }
     }
 }

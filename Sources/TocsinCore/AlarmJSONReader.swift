@@ -86,8 +86,10 @@ package struct AlarmJSONReader {
         var countdownDuration: Double?, snoozeDuration: Double?, secondaryButton: SecondaryButton?
         var sound: AlarmSound?, volume: Double?, crescendo: Double?, ringLimit: Double?, lateLimit: Double?
         var hooks: AlarmHooks?, state: AlarmState?, createdAt: Date?, appID: String?, metadata: String?
+        var appConfinement: AppConfinement?
         try readObject { reader, key throws(Unreadable) in
             switch key {
+            case "appConfinement": try reader.unset(appConfinement); appConfinement = try reader.readRawValue(AppConfinement.self)
             case "appID": try reader.unset(appID); appID = try reader.readString()
             case "countdownDuration": try reader.unset(countdownDuration); countdownDuration = try reader.readDouble()
             case "createdAt": try reader.unset(createdAt); createdAt = try reader.readDate()
@@ -114,7 +116,7 @@ package struct AlarmJSONReader {
             id: id, title: title, kind: kind, schedule: schedule, countdownDuration: countdownDuration,
             snoozeDuration: snoozeDuration, secondaryButton: secondaryButton, sound: sound, volume: volume,
             crescendo: crescendo, ringLimit: ringLimit, lateLimit: lateLimit, hooks: hooks, state: state,
-            createdAt: createdAt, appID: appID, metadata: metadata
+            createdAt: createdAt, appID: appID, appConfinement: appConfinement, metadata: metadata
         )
     }
 

@@ -55,6 +55,7 @@ package struct AlarmJSONWriter {
     /// `nil` are left out, as synthesized `Codable` does.
     package mutating func write(_ alarm: Alarm) throws(AlarmJSONWriter.Failure) {
         var object = ObjectWriter()
+        if let confinement = alarm.appConfinement { object.key("appConfinement", &self); write(confinement.rawValue) }
         if let appID = alarm.appID { object.key("appID", &self); write(appID) }
         object.key("countdownDuration", &self); try write(alarm.countdownDuration, "countdownDuration")
         object.key("createdAt", &self); try write(alarm.createdAt, "createdAt")

@@ -11,7 +11,7 @@ public enum AlarmsInterface {
     /// The interface name.
     public static let name = "io.github.tocsin.Alarms1"
     /// The value of the `Version` property.
-    public static let version: UInt32 = 2
+    public static let version: UInt32 = 3
     /// Prefix of the agent's D-Bus error names.
     public static let errorPrefix = "io.github.tocsin.Error."
 
@@ -58,13 +58,14 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
     case requestAuthorization = "RequestAuthorization"
     case getAuthorization = "GetAuthorization"
     case listAuthorizations = "ListAuthorizations"
+    case listApplications = "ListApplications"
     case setAuthorization = "SetAuthorization"
 
     /// The arguments the caller sends.
     public var inArguments: [AlarmsInterface.Argument] {
         switch self {
         case .schedule: [.init(name: "request", signature: "a{sv}")]
-        case .list, .getStatus, .watch, .requestAuthorization, .getAuthorization, .listAuthorizations: []
+        case .list, .getStatus, .watch, .requestAuthorization, .getAuthorization, .listAuthorizations, .listApplications: []
         case .identifyApplication: [.init(name: "app_id", signature: "s")]
         case .setAuthorization: [.init(name: "app_id", signature: "s"), .init(name: "state", signature: "s")]
         case .cancel, .pause, .resume, .stop, .countdown, .secondary, .get: [.init(name: "id", signature: "s")]
@@ -80,6 +81,7 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
         case .getStatus: [.init(name: "status", signature: "a{sv}")]
         case .requestAuthorization, .getAuthorization: [.init(name: "state", signature: "s")]
         case .listAuthorizations: [.init(name: "states", signature: "a{ss}")]
+        case .listApplications: [.init(name: "applications", signature: "aa{sv}")]
         case .identifyApplication, .setAuthorization, .watch: []
         case .cancel, .pause, .resume, .stop, .countdown, .secondary: []
         }

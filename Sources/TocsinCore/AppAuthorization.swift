@@ -18,10 +18,21 @@ public struct AppAuthorizations: Sendable, Equatable, Codable {
     public static let commandLineAppID = "tocsin"
 
     private var states: [String: AuthorizationState]
+    /// Where each application that called the agent ran, the last time it did: what the consent
+    /// prompt and `tocsin auth list` say of it.
+    public private(set) var confinements: [String: AppConfinement]
 
-    /// No answers yet.
-    public init(_ states: [String: AuthorizationState] = [:]) {
+    /// Answers `states`, and what is known of where the apps run.
+    public init(_ states: [String: AuthorizationState] = [:], confinements: [String: AppConfinement] = [:]) {
         self.states = states.filter { $0.value != .notDetermined }
+        self.confinements = confinements.filter { $0.key != Self.commandLineAppID }
+    }
+
+    /// Records that `app` was seen running in `confinement`; true when that is news worth saving.
+    public mutating func note(_ confinement: AppConfinement, for app: String) -> Bool {
+        guard app != Self.commandLineAppID, confinements[app] != confinement else { return false }
+        confinements[app] = confinement
+        return true
     }
 
     /// The state of `app`.
@@ -63,7 +74,7 @@ public struct AuthorizationStore: Sendable {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return (AppAuthorizations(), nil) }
         do {
             let file = try JSONDecoder().decode(File.self, from: Data(contentsOf: fileURL))
-            return (AppAuthorizations(file.applications), nil)
+            return (AppAuthorizations(file.applications, confinements: file.confinements ?? [:]), nil)
         } catch {
             return (AppAuthorizations(), "\(fileURL.path) could not be read (\(describeFileError(error))); every application will be asked again")
         }
@@ -75,7 +86,8 @@ public struct AuthorizationStore: Sendable {
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let data: Data
         do {
-            data = try encoder.encode(File(format: 1, applications: authorizations.answers))
+            data = try encoder.encode(File(format: 1, applications: authorizations.answers,
+                                           confinements: authorizations.confinements.isEmpty ? nil : authorizations.confinements))
         } catch {
             throw StoreError("Could not encode the authorizations: \(error)")
         }
@@ -86,8 +98,10 @@ public struct AuthorizationStore: Sendable {
         }
     }
 
+    /// Format 1; `confinements` came later and is optional, so older agents still read the file.
     private struct File: Codable {
         var format: Int
         var applications: [String: AuthorizationState]
+        var confinements: [String: AppConfinement]?
     }
 }

@@ -153,6 +153,28 @@ public struct NotificationContentWriter: Sendable {
         return NotificationContent(summary: "Missed: \(alarm.title) (\(timeOfDay(dueDate)))", body: body, isPersistent: false)
     }
 
+    /// The question whether `app`, which runs in `confinement`, may set alarms: what the user
+    /// would grant (alarms that ring with sound through do-not-disturb, up to `alarmLimit` of
+    /// them) and what the app's sandbox means for them. The buttons' keys are `allowKey` and `denyKey`.
+    public static func consentQuestion(app: String, confinement: AppConfinement, alarmLimit: Int) -> NotificationContent {
+        let grant = "It could keep up to \(alarmLimit) alarms and timers that ring with sound even during Do Not Disturb."
+        let trust = switch confinement {
+        case .flatpak: "It runs in a Flatpak sandbox: Tocsin runs no commands for it and reads only files its sandbox shows it."
+        case .unconfined: "It is not sandboxed: like any program you run, it has your rights, and its alarms may run commands."
+        }
+        return NotificationContent(
+            summary: "Allow “\(app)” to set alarms?",
+            body: "\(grant) \(trust) You can change this later with “tocsin auth”.",
+            actions: [.init(key: consentAllowKey, label: "Allow"), .init(key: consentDenyKey, label: "Don’t Allow")],
+            urgency: .critical, isPersistent: true,
+            commandLineHint: "Allow: tocsin auth grant \(app) · refuse: tocsin auth revoke \(app)")
+    }
+
+    /// The action key of the consent question's Allow button.
+    public static let consentAllowKey = "allow"
+    /// The action key of its Don't Allow button.
+    public static let consentDenyKey = "deny"
+
     /// A day as "Tue 1 Dec".
     public func dayOfMonth(_ date: Date) -> String {
         let day = ScheduleCalculator.wallClock(of: date, in: timeZone).date

@@ -111,6 +111,24 @@ public final class TocsinClient {
         return states.compactMapValues(AuthorizationState.init(rawValue:))
     }
 
+    /// Every application with an answer or seen asking: its authorization, where it ran when it
+    /// last asked (`nil`: not known), and how many alarms it holds (only the tocsin command line
+    /// may ask; interface version 3).
+    public func applications() throws(TocsinClientError) -> [ApplicationRecord] {
+        let reply = try call(.listApplications, nil)
+        defer { g_variant_unref(reply) }
+        let list = Variant.child(reply, 0)
+        defer { g_variant_unref(list) }
+        return Variant.dictionaries(list).compactMap { entry in
+            guard case .string(let app) = entry["app-id"], case .string(let stateText) = entry["authorization"],
+                  let state = AuthorizationState(rawValue: stateText) else { return nil }
+            var confinement: AppConfinement?
+            if case .string(let text) = entry["confinement"] { confinement = AppConfinement(rawValue: text) }
+            guard case .integer(let alarmCount) = entry["alarms"] else { return nil }
+            return ApplicationRecord(appID: app, authorization: state, confinement: confinement, alarmCount: Int(alarmCount))
+        }
+    }
+
     /// Sets `app`'s authorization (only the tocsin command line may).
     public func setAuthorization(_ state: AuthorizationState, for app: String) throws(TocsinClientError) {
         g_variant_unref(try call(.setAuthorization, Variant.tuple([g_variant_new_string(app), g_variant_new_string(state.rawValue)])))
@@ -260,4 +278,16 @@ private final class PresenceBoxes {
         self.appeared = appeared
         self.vanished = vanished
     }
+}
+
+/// What the agent knows of one application (`TocsinClient.applications()`).
+public struct ApplicationRecord: Sendable, Equatable {
+    /// The application's id.
+    public let appID: String
+    /// Whether it may set alarms.
+    public let authorization: AuthorizationState
+    /// Where it ran when it last asked; `nil` when not known.
+    public let confinement: AppConfinement?
+    /// How many alarms it holds.
+    public let alarmCount: Int
 }

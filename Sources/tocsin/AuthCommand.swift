@@ -17,6 +17,10 @@ enum AuthCommand: Command {
         ring through do-not-disturb (a notification with Allow and Don't Allow). APP is the
         application's id as the list shows it, e.g. org.example.Cook; a Flatpak app is known
         by its Flatpak id, another program by its executable's name.
+
+        The list says where each app ran when it last asked: in a Flatpak sandbox (Tocsin
+        runs no commands for it and reads only files its sandbox shows it) or not sandboxed
+        (it has your rights, and its alarms may run commands), and how many alarms it holds.
         """
 
     static func run(_ arguments: [String]) throws(CommandError) {
@@ -27,11 +31,11 @@ enum AuthCommand: Command {
         switch action {
         case "list":
             try parsed.expectPositionals(["list"], command: name)
-            let answers: [String: AuthorizationState]
-            do { answers = try client.authorizations() } catch { throw CommandError(error) }
+            let applications: [ApplicationRecord]
+            do { applications = try client.applications() } catch { throw CommandError(error) }
             Output.line("\(AppAuthorizations.commandLineAppID)  authorized (this command line, always)")
-            for (app, state) in answers.sorted(by: { $0.key < $1.key }) {
-                Output.line("\(app)  \(state.rawValue)")
+            for application in applications.sorted(by: { $0.appID < $1.appID }) {
+                Output.line(line(for: application))
             }
         case "grant", "revoke", "reset":
             try parsed.expectPositionals([action, "APP"], command: name)
@@ -44,5 +48,12 @@ enum AuthCommand: Command {
         default:
             throw .usage("Unknown auth action “\(AlarmInputError.quotable(action.prefix(20)))”: list, grant, revoke or reset.", command: name)
         }
+    }
+
+    /// "org.example.Cook  authorized  Flatpak sandbox  2 alarms".
+    static func line(for application: ApplicationRecord) -> String {
+        let confinement = application.confinement?.phrase ?? "sandbox not known (it has not asked yet)"
+        let alarms = application.alarmCount == 1 ? "1 alarm" : "\(application.alarmCount) alarms"
+        return "\(application.appID)  \(application.authorization.rawValue)  \(confinement)  \(alarms)"
     }
 }

@@ -14,7 +14,7 @@ import TocsinCore
         var apps: [String: String] = [:]
         var sent: [String] = []
         lazy var audience = SignalAudience(
-            identify: { [unowned self] sender in Caller(appID: apps[sender] ?? "unknown", isSandboxed: false) },
+            identify: { [unowned self] sender in Caller(appID: apps[sender] ?? "unknown", confinement: .unconfined, files: nil) },
             send: { [unowned self] signal, arguments, destination in
                 sent.append("\(destination) \(signal.rawValue) \(Variant.string(in: arguments, at: 0))")
             })

@@ -38,6 +38,7 @@ struct AlarmJSONWriterTests {
         withOptionals.volume = 0.35
         withOptionals.crescendo = 20
         withOptionals.appID = "org.example.Cook"
+        withOptionals.appConfinement = .flatpak
         withOptionals.metadata = #"{"recipe":"tea","steps":[1,2.5,null]}"#
         try Self.expectSameAsJSONEncoder(.put(withOptionals))
         try Self.expectSameAsJSONEncoder(.put(Fixture.alarm(schedule: .timeOfDay(try TimeOfDay(hour: 0), weekdays: []))))
@@ -141,7 +142,7 @@ struct AlarmJSONWriterTests {
     func storedProperties() {
         func names(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         #expect(names(Fixture.alarm()) == [
-            "id", "title", "schedule", "kind", "countdownDuration", "snoozeDuration", "secondaryButton", "sound", "volume",
+            "id", "title", "schedule", "kind", "appConfinement", "countdownDuration", "snoozeDuration", "secondaryButton", "sound", "volume",
             "crescendo", "ringLimit", "lateLimit", "hooks", "state", "createdAt", "appID", "metadata",
         ])
         #expect(names(CountdownPhase(fireDate: t0, duration: 1)) == ["fireDate", "duration", "followsWallClock"])
@@ -197,7 +198,7 @@ struct AlarmJSONWriterTests {
             secondaryButton: maybe { SecondaryButton(label: text(), behavior: Bool.random(using: &generator) ? .countdown : .custom) },
             sound: sound, volume: maybe { Double.random(in: 0.01...1, using: &generator) }, crescendo: maybe(number),
             ringLimit: number(), lateLimit: number(), hooks: hooks, state: state, createdAt: instant(),
-            appID: maybe(text), metadata: maybe(text)
+            appID: maybe(text), appConfinement: maybe { AppConfinement.allCases.randomElement(using: &generator)! }, metadata: maybe(text)
         )
     }
 }

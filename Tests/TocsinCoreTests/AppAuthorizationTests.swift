@@ -60,4 +60,73 @@ struct AppAuthorizationTests {
         #expect(book.alarms.filter { $0.owner == "tocsin" }.count == 1)
         #expect(AlarmError.appLimitReached(app: "org.example.Cook", limit: 2).description == "“org.example.Cook” already holds 2 alarms, the most an application may; cancel some first.")
     }
+
+    @Test("A sandboxed application's request with hooks is refused; where an app ran is recorded on its alarms")
+    func sandboxedHooks() throws {
+        var book = AlarmBook()
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let withHook = AlarmRequest(duration: 60, hooks: AlarmHooks([.fire: "touch \"$HOME/escaped\""]))
+        #expect(throws: AlarmError.hooksFromSandbox(app: "org.example.Sandboxed", confinement: .flatpak)) {
+            try book.schedule(withHook, now: now, owner: "org.example.Sandboxed", confinement: .flatpak)
+        }
+        #expect(book.count == 0)
+        let sandboxed = try book.schedule(AlarmRequest(duration: 60), now: now, owner: "org.example.Sandboxed", confinement: .flatpak).alarm
+        #expect(sandboxed.appConfinement == .flatpak)
+        #expect(!sandboxed.mayRunHooks)
+        let native = try book.schedule(withHook, now: now, owner: "org.example.Cook", confinement: .unconfined).alarm
+        #expect(native.appConfinement == .unconfined)
+        #expect(native.mayRunHooks)
+        // The command line's alarms record no confinement: it is never sandboxed.
+        let mine = try book.schedule(withHook, now: now).alarm
+        #expect(mine.appConfinement == nil)
+        #expect(mine.mayRunHooks)
+        let message = AlarmError.hooksFromSandbox(app: "org.example.Sandboxed", confinement: .flatpak).description
+        #expect(message.hasPrefix("“org.example.Sandboxed” runs in a Flatpak sandbox, and Tocsin runs no command for a sandboxed app"))
+        #expect(message.contains("perform App Intents in the app"))
+    }
+
+    @Test("An app's alarm saved before confinements were recorded runs no hooks")
+    func unknownOriginRunsNoHooks() throws {
+        var book = AlarmBook()
+        var legacy = try book.schedule(AlarmRequest(duration: 60, hooks: AlarmHooks([.fire: "true"])), now: Date(), owner: "org.example.Cook").alarm
+        legacy.appConfinement = nil
+        #expect(!legacy.mayRunHooks)
+    }
+
+    @Test("Where apps run is kept with the answers; a file without it (written before) still loads")
+    func confinementsAreStored() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-auth-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = AuthorizationStore(directory: directory)
+        var authorizations = AppAuthorizations()
+        let news = [
+            authorizations.note(.flatpak, for: "org.example.Sandboxed"),
+            authorizations.note(.flatpak, for: "org.example.Sandboxed"),
+            authorizations.note(.unconfined, for: "gdbus"),
+            authorizations.note(.unconfined, for: "tocsin"),
+        ]
+        // The same news twice is no news; the command line is never recorded.
+        #expect(news == [true, false, true, false])
+        authorizations.set(.authorized, for: "org.example.Sandboxed")
+        try store.save(authorizations)
+        #expect(store.load().0 == authorizations)
+        #expect(store.load().0.confinements == ["org.example.Sandboxed": .flatpak, "gdbus": .unconfined])
+        try Data(#"{"applications":{"org.example.Cook":"authorized"},"format":1}"#.utf8).write(to: store.fileURL)
+        let (older, problem) = store.load()
+        #expect(problem == nil)
+        #expect(older.state(of: "org.example.Cook") == .authorized)
+        #expect(older.confinements.isEmpty)
+    }
+
+    @Test("The consent question says what is granted and what the sandbox means")
+    func consentQuestion() {
+        let sandboxed = NotificationContentWriter.consentQuestion(app: "org.example.Sandboxed", confinement: .flatpak, alarmLimit: 100)
+        #expect(sandboxed.summary == "Allow “org.example.Sandboxed” to set alarms?")
+        #expect(sandboxed.body == "It could keep up to 100 alarms and timers that ring with sound even during Do Not Disturb. It runs in a Flatpak sandbox: Tocsin runs no commands for it and reads only files its sandbox shows it. You can change this later with “tocsin auth”.")
+        #expect(sandboxed.actions.map(\.label) == ["Allow", "Don’t Allow"])
+        #expect(sandboxed.urgency == .critical)
+        let native = NotificationContentWriter.consentQuestion(app: "gdbus", confinement: .unconfined, alarmLimit: 5)
+        #expect(native.body.hasPrefix("It could keep up to 5 alarms"))
+        #expect(native.body.contains("It is not sandboxed: like any program you run, it has your rights, and its alarms may run commands."))
+    }
 }
