@@ -12,6 +12,9 @@ public enum AlarmActionIntent: Codable, Hashable, Sendable {
     /// starts speaks for the same application), `TOCSIN_FIRE_TIME` and `TOCSIN_METADATA` — the
     /// JSON `{"tocsinkit": 1, "id": "<Alarm.id>", "metadata": <your metadata>}`. Put anything else
     /// the command needs (your alarm id, a step number) in its text: you know them when scheduling.
+    ///
+    /// Not for an app in a Flatpak sandbox: the command would run outside the sandbox, so
+    /// scheduling it fails with `AlarmError.notAuthorized`. A sandboxed app uses `.inApp`.
     case command(String)
     /// Nothing runs: the running application handles it, seeing a `.stopped` or `.secondary`
     /// `AlarmManager.AlarmEvent` in `AlarmManager.alarmEvents`. The same as passing `nil`.

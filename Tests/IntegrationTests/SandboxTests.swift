@@ -238,4 +238,27 @@ import Testing
         try fixture.agent.restartAgent()
         #expect(try fixture.agent.tocsin("auth", "list").stdout.contains("org.example.Sandboxed  authorized  Flatpak sandbox  1 alarm\n"))
     }
+
+    @Test func anAppsAlarmSavedBeforeTocsinRecordedItsSandboxRunsNoHooks() throws {
+        let fixture = try AgentSession("legacy-app-hooks")
+        let gdbus = try HeadlessSession.executable("gdbus")
+        #expect(try fixture.tocsin("auth", "grant", "gdbus").status == 0)
+        let marker = fixture.session.directory.appendingPathComponent("hook-ran")
+        let scheduled = try fixture.session.run(gdbus, AuthorizationTests.gdbus("Schedule", "{'duration': <4.0>, 'title': <'Old'>, 'hooks': <{'fire': 'touch \(marker.path)'}>}"))
+        #expect(scheduled.status == 0, "\(scheduled)")
+        // Saved as an earlier Tocsin saved it: without where the app ran.
+        fixture.agent.kill(signal: SIGTERM)
+        _ = fixture.agent.waitForExit(timeout: .seconds(5))
+        let snapshot = fixture.stateDirectory.appendingPathComponent("alarms.json")
+        let saved = try String(contentsOf: snapshot, encoding: .utf8)
+        try #require(saved.contains("\"appConfinement\":\"unconfined\","), "\(saved)")
+        try saved.replacingOccurrences(of: "\"appConfinement\":\"unconfined\",", with: "").write(to: snapshot, atomically: true, encoding: .utf8)
+        try fixture.restartAgent()
+        _ = try fixture.waitForNotification(titled: "Old") { $0.urgency == 2 }
+        Thread.sleep(forTimeInterval: 1)
+        #expect(!FileManager.default.fileExists(atPath: marker.path), "the hook of an alarm of unknown origin ran")
+        #expect(fixture.agentLog.contains("1 alarm(s) of applications were saved before Tocsin recorded whether the application runs in a sandbox; their hooks will not run"), "\(fixture.agentLog)")
+        #expect(fixture.agentLog.contains("Not running the fire hook of “Old”: gdbus scheduled it before Tocsin recorded whether it runs in a sandbox"), "\(fixture.agentLog)")
+        #expect(try fixture.tocsin("stop").status == 0)
+    }
 }
