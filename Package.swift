@@ -8,6 +8,7 @@ import PackageDescription
 //   CTimerFD        <sys/timerfd.h>, which Swift's Glibc module leaves out.
 //   CMalloc         <malloc.h> (malloc_trim), likewise.
 //   COpenAt2        openat2(2), which glibc does not wrap: files opened as a sandboxed caller sees them.
+//   CSpawn          glibc's posix_spawn extensions (close inherited descriptors, change directory).
 //   GLibSupport     Swift wrappers over GLib shared by the agent and the client (GVariant, errors, main loop).
 //   TocsinAgent     the agent's adapters (D-Bus service, notifications, ringer, hooks, timers) and their wiring.
 //   tocsind         the agent executable: a few lines over TocsinAgent.
@@ -42,21 +43,22 @@ let package = Package(
         .systemLibrary(name: "CTimerFD"),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "COpenAt2"),
+        .systemLibrary(name: "CSpawn"),
         .target(name: "GLibSupport", dependencies: ["CGLib", "TocsinCore"]),
         .target(name: "TocsinAgent", dependencies: ["TocsinCore", "GLibSupport", "CGLib", "CCanberra", "CTimerFD", "CMalloc", "COpenAt2"]),
         .executableTarget(name: "tocsind", dependencies: ["TocsinAgent", "TocsinCore"]),
         .target(name: "TocsinKit", dependencies: ["TocsinCore", "GLibSupport", "CGLib"]),
         .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "GLibSupport"]),
-        .target(name: "HeadlessSession"),
+        .target(name: "HeadlessSession", dependencies: ["CSpawn"]),
         .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession"]),
         .executableTarget(name: "cooking-app", dependencies: ["TocsinKit"], path: "Examples/CookingApp"),
         .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),
-        .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore"]),
+        .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore", "HeadlessSession"]),
         .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeMediaPlayer"),
         .executableTarget(name: "fake-notification-server", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeNotificationServer"),
-        .target(name: "BusTestSupport", dependencies: ["GLibSupport", "CGLib", "TocsinCore"], path: "Tests/Support/BusTestSupport"),
+        .target(name: "BusTestSupport", dependencies: ["GLibSupport", "CGLib", "TocsinCore", "HeadlessSession"], path: "Tests/Support/BusTestSupport"),
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLib", "TocsinCore"]),
-        .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLib", "BusTestSupport"]),
+        .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLib", "BusTestSupport", "HeadlessSession"]),
         .testTarget(name: "HeadlessSessionTests", dependencies: ["HeadlessSession"]),
         .testTarget(name: "TocsinKitTests", dependencies: ["TocsinKit", "HeadlessSession", "TocsinCore"]),
         .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "BusTestSupport", "GLibSupport", "CGLib", "TocsinCore"]),

@@ -9,26 +9,13 @@ struct ChildLauncher: Sendable {
 
     /// Starts a long-running child whose stdout/stderr go to `logs/<name>-<n>.stdout|stderr`
     /// (stdout to a pipe when `standardOutput` says so).
-    ///
-    /// - Parameter closesInheritedDescriptors: the program closes every inherited descriptor at
-    ///   startup (pulseaudio does). Foundation would take that for its exit and block its
-    ///   process-manager thread in `waitpid` until the program really exits, delaying the exit of
-    ///   every other child in this test process. Such a program runs under a small shell that keeps
-    ///   the descriptor, forwards SIGTERM/SIGINT and exits with the program's status.
     func launch(
         name: String,
         executable: URL,
         arguments: [String],
         environment: [String: String],
-        standardOutput: StandardOutputChoice = .logFile,
-        closesInheritedDescriptors: Bool = false
+        standardOutput: StandardOutputChoice = .logFile
     ) throws -> SessionProcess {
-        var executable = executable
-        var arguments = arguments
-        if closesInheritedDescriptors {
-            arguments = ["-c", Self.descriptorKeeperScript, name, executable.path] + arguments
-            executable = URL(fileURLWithPath: "/bin/sh")
-        }
         let files = layout.logFiles(for: name, sequence: registry.nextSequence())
         let destination: SessionProcess.OutputDestination
         switch standardOutput {
@@ -94,18 +81,6 @@ struct ChildLauncher: Sendable {
         }
         return result.stdout
     }
-
-    /// Runs "$@" as a child and stays until it has exited: a signal to the shell is forwarded, and
-    /// `wait` is repeated because a trapped signal interrupts it before the child is gone.
-    private static let descriptorKeeperScript = """
-        "$@" &
-        child=$!
-        trap 'kill -TERM "$child" 2>/dev/null' TERM
-        trap 'kill -INT "$child" 2>/dev/null' INT
-        wait "$child"; status=$?
-        while kill -0 "$child" 2>/dev/null; do wait "$child"; status=$?; done
-        exit "$status"
-        """
 
     /// Where a launched child's standard output goes.
     enum StandardOutputChoice {

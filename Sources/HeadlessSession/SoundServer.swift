@@ -30,8 +30,7 @@ struct SoundServer {
             arguments: ["-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no",
                         "--load=module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=\(channels)",
                         "--load=module-native-protocol-unix auth-anonymous=1 socket=\(socket.path)"],
-            environment: environment,
-            closesInheritedDescriptors: true)
+            environment: environment)
 
         var soundEnvironment = environment
         let serverAddress = "unix:\(socket.path)"

@@ -1,4 +1,5 @@
 import Foundation
+import HeadlessSession
 
 /// The demo on the user's own desktop session: the real notification server shows the countdown,
 /// the real sound server rings, and the user presses Stop (or the demo stops it after a while).
@@ -15,24 +16,19 @@ struct DesktopDemo {
 
     func run() throws {
         Narrator.step("Using your desktop session's notification and sound servers")
-        var startedAgent: Process?
+        var startedAgent: SpawnedProcess?
         if Self.run(try DemoPrograms.url("tocsin").path, ["list"]).status == 3 {
-            let agent = Process()
-            agent.executableURL = try DemoPrograms.url("tocsind")
-            try agent.run()
+            let agent = try SpawnedProcess(try DemoPrograms.url("tocsind"))
             startedAgent = agent
-            Narrator.observe("agent", "started tocsind (pid \(agent.processIdentifier)); it stops when the demo ends")
+            Narrator.observe("agent", "started tocsind (pid \(agent.pid)); it stops when the demo ends")
             Thread.sleep(forTimeInterval: 0.5)
         } else {
             Narrator.observe("agent", "your Tocsin agent is already running")
         }
-        defer { startedAgent?.terminate() }
+        defer { if let startedAgent { kill(startedAgent.pid, SIGTERM) } }
 
-        let watch = Process()
-        watch.executableURL = try DemoPrograms.url("tocsin")
-        watch.arguments = ["watch"]
-        try watch.run()
-        defer { watch.terminate() }
+        let watch = try SpawnedProcess(try DemoPrograms.url("tocsin"), ["watch"])
+        defer { kill(watch.pid, SIGTERM) }
 
         Narrator.step("tocsin timer 5s --title \"\(title)\" --snooze 1m — watch the notification count down")
         let schedule = Self.run(try DemoPrograms.url("tocsin").path, ["timer", "5s", "--title", title, "--snooze", "1m"])
@@ -52,15 +48,10 @@ struct DesktopDemo {
     }
 
     private static func run(_ path: String, _ arguments: [String]) -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
         let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch { return (127, "\(error)") }
+        let process: SpawnedProcess
+        do { process = try SpawnedProcess(URL(fileURLWithPath: path), arguments, standardOutput: .pipe(pipe), standardError: .pipe(pipe)) } catch { return (127, "\(error)") }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return (process.waitUntilExit(), String(decoding: data, as: UTF8.self))
     }
 }

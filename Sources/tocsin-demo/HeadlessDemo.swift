@@ -76,11 +76,9 @@ struct HeadlessDemo {
 
     /// Crops the empty black desktop around the notification (ImageMagick's -trim).
     private func trimBlackBorder(of url: URL) {
-        let convert = Process()
-        convert.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
-        convert.arguments = [url.path, "-trim", "+repage", "-bordercolor", "black", "-border", "12", url.path]
-        try? convert.run()
-        convert.waitUntilExit()
+        let convert = try? SpawnedProcess(URL(fileURLWithPath: "/usr/bin/convert"),
+                                          [url.path, "-trim", "+repage", "-bordercolor", "black", "-border", "12", url.path])
+        convert?.waitUntilExit()
     }
 
     private func waitForAgent(in session: HeadlessSession) throws {

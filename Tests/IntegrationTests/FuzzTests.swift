@@ -160,19 +160,14 @@ import TocsinCore
         try #require(FileManager.default.createFile(atPath: log.path, contents: nil), "could not create \(log.path)")
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
-        let process = Process()
-        process.executableURL = root.appendingPathComponent("fuzz/run")
-        process.arguments = ["--runs", runs]
-        process.currentDirectoryURL = root
-        process.standardOutput = output
-        process.standardError = output
         let start = Date()
-        try process.run()
-        process.waitUntilExit()
+        let process = try SpawnedProcess(root.appendingPathComponent("fuzz/run"), ["--runs", runs], currentDirectory: root,
+                                         standardOutput: .fileHandle(output), standardError: .fileHandle(output))
+        let status = process.waitUntilExit()
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         print("FuzzTests: fuzz/run --runs \(runs) took \(Int(Date().timeIntervalSince(start))) s:\n"
               + text.split(separator: "\n").filter { $0.contains(" runs in ") }.joined(separator: "\n"))
-        #expect(process.terminationStatus == 0, "fuzz/run failed (log: \(log.path)):\n\(text.suffix(6000))")
+        #expect(status == 0, "fuzz/run failed (log: \(log.path)):\n\(text.suffix(6000))")
     }
 
     static let crashSigns = ["Fatal error", "Program crashed", "Backtracing", "Assertion failed", "Precondition failed"]

@@ -324,27 +324,15 @@ import Testing
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let outputURL = scratch.appendingPathComponent("stdout"), errorURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputURL), error = try FileHandle(forWritingTo: errorURL)
-        defer { try? output.close(); try? error.close() }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        if !eventually(timeout: timeout, { !process.isRunning }) {
-            process.terminate()
+        let process = try SpawnedProcess(URL(fileURLWithPath: executable), arguments, environment: environment,
+                                         standardOutput: .file(outputURL), standardError: .file(errorURL), ownProcessGroup: false)
+        guard let status = process.waitForExit(timeout: .seconds(timeout)) else {
+            kill(process.pid, SIGTERM)
             process.waitUntilExit()
             throw IntegrationError("\(executable) \(arguments.joined(separator: " ")) ran longer than \(Int(timeout)) s")
         }
-        process.waitUntilExit()
         let read = { (url: URL) in (try? String(contentsOf: url, encoding: .utf8)) ?? "" }
-        return CommandResult(status: process.terminationStatus, stdout: read(outputURL), stderr: read(errorURL))
+        return CommandResult(status: status, stdout: read(outputURL), stderr: read(errorURL))
     }
 
     /// `command`, which must exit 0.
@@ -386,15 +374,8 @@ private struct PackageContents {
     }
 
     private static func list(_ deb: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/dpkg-deb")
-        process.arguments = ["-c", deb.path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw IntegrationError("dpkg-deb -c \(deb.path) failed") }
-        return String(decoding: data, as: UTF8.self)
+        let (status, listing) = try SpawnedProcess.output(of: URL(fileURLWithPath: "/usr/bin/dpkg-deb"), ["-c", deb.path])
+        guard status == 0 else { throw IntegrationError("dpkg-deb -c \(deb.path) failed") }
+        return listing
     }
 }

@@ -115,23 +115,14 @@ import Testing
 
     /// Runs `mount` (root) and requires it to work.
     private static func mount(_ arguments: [String]) throws {
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/bin/mount")
-        mount.arguments = arguments
         let errors = Pipe()
-        mount.standardError = errors
-        try mount.run()
-        mount.waitUntilExit()
+        let mount = try SpawnedProcess(URL(fileURLWithPath: "/bin/mount"), arguments, standardError: .pipe(errors))
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        try #require(mount.terminationStatus == 0, "mount \(arguments.joined(separator: " ")) failed (this test needs root): \(message)")
+        try #require(mount.waitUntilExit() == 0, "mount \(arguments.joined(separator: " ")) failed (this test needs root): \(message)")
     }
 
     private static func unmount(_ path: String) {
-        let umount = Process()
-        umount.executableURL = URL(fileURLWithPath: "/bin/umount")
-        umount.arguments = ["-l", path]
-        try? umount.run()
-        umount.waitUntilExit()
+        (try? SpawnedProcess(URL(fileURLWithPath: "/bin/umount"), ["-l", path]))?.waitUntilExit()
     }
 
     @Test func aFullDiskAndAReadOnlyDiskRefuseChangesAndKeepTheLastGoodState() throws {

@@ -12,12 +12,8 @@ import TocsinCore
     /// /etc/localtime for the agent alone: the host's clock and zone are never touched.
     @Test func localAlarmsMoveWhenTheTimeZoneChanges() throws {
         let unshare = try #require(["/usr/bin/unshare", "/bin/unshare"].first { FileManager.default.isExecutableFile(atPath: $0) }, "unshare is missing (util-linux)")
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: unshare)
-        probe.arguments = ["--mount", "--propagation", "private", "true"]
-        try probe.run()
-        probe.waitUntilExit()
-        try #require(probe.terminationStatus == 0, "this test needs `unshare --mount` (run as root), which failed here")
+        let probe = try SpawnedProcess(URL(fileURLWithPath: unshare), ["--mount", "--propagation", "private", "true"])
+        try #require(probe.waitUntilExit() == 0, "this test needs `unshare --mount` (run as root), which failed here")
 
         let session = try HeadlessSession(label: "tzchange")
         defer { session.stop() }
@@ -143,13 +139,8 @@ import TocsinCore
     /// Sets the wall clock by `offset` seconds with `date -s`, as an administrator would.
     private static func moveClock(by offset: Double) throws {
         let target = Date().timeIntervalSince1970 + offset
-        let date = Process()
-        date.executableURL = URL(fileURLWithPath: "/bin/date")
-        date.arguments = ["-s", String(format: "@%.6f", target)]
-        date.standardOutput = FileHandle.nullDevice
-        try date.run()
-        date.waitUntilExit()
-        try #require(date.terminationStatus == 0, "setting the clock failed (this test needs CAP_SYS_TIME)")
+        let date = try SpawnedProcess(URL(fileURLWithPath: "/bin/date"), ["-s", String(format: "@%.6f", target)], standardOutput: .null)
+        try #require(date.waitUntilExit() == 0, "setting the clock failed (this test needs CAP_SYS_TIME)")
     }
 
     @Test func timersKeepTheirRemainingTimeAndAlarmsTheirWallClockTime() throws {

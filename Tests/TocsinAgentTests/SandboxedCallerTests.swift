@@ -1,6 +1,7 @@
 import BusTestSupport
 import Foundation
 import Glibc
+import HeadlessSession
 import Testing
 import TocsinCore
 @testable import TocsinAgent
@@ -9,7 +10,7 @@ import TocsinCore
 /// files; the host's pid namespace is kept so it can say its pid as the agent sees it.
 final class RunningSandbox {
     let sandbox: FlatpakLikeSandbox
-    let process = Process()
+    private let process: SpawnedProcess
     let pid: pid_t
     /// A directory of the test's outside the sandbox (the sandbox has a /tmp of its own).
     let outside: URL
@@ -19,11 +20,9 @@ final class RunningSandbox {
     init(appID: String?, prepare: (FlatpakLikeSandbox) throws -> [String] = { _ in [] }) throws {
         outside = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-sandbox-\(UUID())")
         sandbox = try FlatpakLikeSandbox(appID: appID, directory: outside.appendingPathComponent("sandbox"))
-        process.executableURL = FlatpakLikeSandbox.bwrap
-        process.arguments = try prepare(sandbox) + sandbox.bwrapArguments(running: ["/bin/sh", "-c", "echo $$; exec sleep 60"], sharingProcessIDs: true)
         let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let arguments = try prepare(sandbox) + sandbox.bwrapArguments(running: ["/bin/sh", "-c", "echo $$; exec sleep 60"], sharingProcessIDs: true)
+        process = try SpawnedProcess(FlatpakLikeSandbox.bwrap, arguments, standardOutput: .pipe(output))
         var line: [UInt8] = []
         while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
             line.append(byte)
@@ -35,8 +34,7 @@ final class RunningSandbox {
     }
 
     deinit {
-        // SIGKILL: a child spawned from a test's worker thread inherits its blocked SIGTERM.
-        kill(process.processIdentifier, SIGKILL)
+        kill(process.pid, SIGKILL)
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: outside)
     }
@@ -135,11 +133,9 @@ func tinyWAV(_ tag: UInt8 = 0) -> [UInt8] {
     }
 
     @Test func aProcessThatIsGoneHasNoView() throws {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/bin/true")
-        try child.run()
+        let child = try SpawnedProcess(URL(fileURLWithPath: "/bin/true"))
         child.waitUntilExit()
-        #expect(throws: ProcessFileView.Failure.self) { try ProcessFileView(pid: child.processIdentifier) }
+        #expect(throws: ProcessFileView.Failure.self) { try ProcessFileView(pid: child.pid) }
     }
 }
 
@@ -192,14 +188,12 @@ func tinyWAV(_ tag: UInt8 = 0) -> [UInt8] {
 
     @Test func whatCannotBePlacedIsRefusedNotTakenForTheUser() throws {
         let unidentified = try RunningSandbox(appID: nil)
-        let gone = Process()
-        gone.executableURL = URL(fileURLWithPath: "/bin/true")
-        try gone.run()
+        let gone = try SpawnedProcess(URL(fileURLWithPath: "/bin/true"))
         gone.waitUntilExit()
         let callers = Self.identifier([
             ":1.3": PeerCredentials(processID: unidentified.pid, userID: getuid()),
             ":1.4": PeerCredentials(processID: getpid(), userID: getuid() &+ 1),
-            ":1.5": PeerCredentials(processID: gone.processIdentifier, userID: getuid()),
+            ":1.5": PeerCredentials(processID: gone.pid, userID: getuid()),
         ])
         let cases: [(String, String)] = [
             (":1.3", "runs in a sandbox that is not a Flatpak sandbox"),

@@ -1,5 +1,6 @@
 import CGLib
 import Foundation
+import HeadlessSession
 import Glibc
 import GLibSupport
 import Testing
@@ -185,13 +186,8 @@ import TocsinCore
     /// `unshare --mount` works here (root, or a user namespace allowed): checked once.
     static let mountNamespacesWork: Bool = {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return false }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        probe.arguments = ["--mount", "--propagation", "private", "/bin/true"]
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
+        let probe = try? SpawnedProcess(URL(fileURLWithPath: "/usr/bin/unshare"), ["--mount", "--propagation", "private", "/bin/true"], standardError: .null)
+        return probe?.waitUntilExit() == 0
     }()
 
     @Test(.enabled(if: mountNamespacesWork, "needs `unshare --mount` (root)"))
@@ -202,21 +198,19 @@ import TocsinCore
         let fixture = try Fixture()
         defer { fixture.finish() }
         try FileManager.default.copyItem(atPath: Self.zoneinfo + "/Europe/Berlin", toPath: fixture.localtime)
-        let shell = Process()
-        shell.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        shell.arguments = ["--mount", "--propagation", "private", "/bin/sh", "-c",
-                           "echo ready; read line; mount --bind \"$1\" \"$2\" && echo mounted; read line", "sh",
-                           Self.zoneinfo + "/Asia/Tokyo", fixture.localtime]
         let input = Pipe(), output = Pipe()
-        shell.standardInput = input
-        shell.standardOutput = output
-        try shell.run()
+        let shell = try SpawnedProcess(
+            URL(fileURLWithPath: "/usr/bin/unshare"),
+            ["--mount", "--propagation", "private", "/bin/sh", "-c",
+             "echo ready; read line; mount --bind \"$1\" \"$2\" && echo mounted; read line", "sh",
+             Self.zoneinfo + "/Asia/Tokyo", fixture.localtime],
+            standardInput: input, standardOutput: .pipe(output))
         defer {
             try? input.fileHandleForWriting.close()
             shell.waitUntilExit()
         }
         #expect(Self.readLine(output) == "ready")
-        let namespace = "/proc/\(shell.processIdentifier)"
+        let namespace = "/proc/\(shell.pid)"
         let watcher = fixture.watcher(fixture.resolver(localtime: namespace + "/root" + fixture.localtime, mountInfo: namespace + "/mountinfo"))
         defer { withExtendedLifetime(watcher) {} }  // watching until the test ends
         #expect(watcher.current.timeZone.identifier == "Europe/Berlin")

@@ -1,4 +1,5 @@
 import Foundation
+import HeadlessSession
 import Testing
 import TocsinCore
 #if canImport(Glibc)
@@ -425,13 +426,8 @@ struct AlarmStoreTests {
 
     @discardableResult
     static func chattr(_ flag: String, _ url: URL) -> Bool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
-        process.arguments = [flag, url.path]
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        let process = try? SpawnedProcess(URL(fileURLWithPath: "/usr/bin/chattr"), [flag, url.path], standardError: .null)
+        return process?.waitUntilExit() == 0
     }
 
     // An immutable file can be neither linked nor renamed, even by root: both ways fail with EPERM.

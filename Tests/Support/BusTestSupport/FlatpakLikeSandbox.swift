@@ -1,4 +1,5 @@
 import Foundation
+import HeadlessSession
 
 /// A bubblewrap sandbox built the way Flatpak builds one, for tests of what a sandboxed app can
 /// make the agent do: its own root (a tmpfs) with the host's /usr read-only, its own /tmp, a
@@ -63,15 +64,7 @@ public struct FlatpakLikeSandbox {
     /// The directories outside /usr holding the shared libraries `executable` loads (the Swift
     /// runtime of a debug build), which it needs to see inside the sandbox too; from `ldd`.
     public static func libraryDirectories(of executable: URL) -> [String] {
-        let ldd = Process()
-        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        ldd.arguments = [executable.path]
-        let output = Pipe()
-        ldd.standardOutput = output
-        ldd.standardError = FileHandle.nullDevice
-        guard (try? ldd.run()) != nil else { return [] }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ldd.waitUntilExit()
+        guard let (_, text) = try? SpawnedProcess.output(of: URL(fileURLWithPath: "/usr/bin/ldd"), [executable.path]) else { return [] }
         var directories: [String] = []
         for line in text.split(separator: "\n") {
             guard let match = line.firstMatch(of: /=> (\/\S+)/) else { continue }

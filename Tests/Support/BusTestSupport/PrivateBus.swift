@@ -2,24 +2,22 @@ import CGLib
 import Foundation
 import Glibc
 import GLibSupport
+import HeadlessSession
 import TocsinCore
 
 /// A dbus-daemon of the test's own, standing in for the system bus.
 public struct PrivateBus {
     /// The daemon process.
-    public let daemon: Process
+    public let daemon: SpawnedProcess
     /// Its address, for DBUS_SYSTEM_BUS_ADDRESS or g_dbus_connection_new_for_address.
     public let address: String
 
     /// Starts the daemon and waits for its address.
     public init() throws {
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        daemon.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1"]
         let output = Pipe()
-        daemon.standardOutput = output
-        daemon.standardError = FileHandle.nullDevice  // "Failed to set fd limit", harmless
-        try daemon.run()
+        // Its stderr: "Failed to set fd limit", harmless.
+        daemon = try SpawnedProcess(URL(fileURLWithPath: "/usr/bin/dbus-daemon"), ["--session", "--nofork", "--nopidfile", "--print-address=1"],
+                                    standardOutput: .pipe(output), standardError: .null)
         var line: [UInt8] = []
         while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
             line.append(byte)
@@ -30,8 +28,7 @@ public struct PrivateBus {
 
     /// Ends the daemon.
     public func stop() {
-        // SIGKILL: a child spawned from a test's worker thread inherits its blocked SIGTERM.
-        kill(daemon.processIdentifier, SIGKILL)
+        kill(daemon.pid, SIGKILL)
         daemon.waitUntilExit()
     }
 
