@@ -5,6 +5,7 @@ import PackageDescription
 //   TocsinCore      pure Swift model, state machine, parsing, persistence. Imports no C module.
 //   CGLib           GLib/GIO: GDBus (the D-Bus service and client, notifications), GSettings, fd sources.
 //   CCanberra       libcanberra.
+//   CNotify         libnotify: the agent's notifications.
 //   CTimerFD        <sys/timerfd.h>, which Swift's Glibc module leaves out.
 //   CMalloc         <malloc.h> (malloc_trim), likewise.
 //   COpenAt2        openat2(2), which glibc does not wrap: files opened as a sandboxed caller sees them.
@@ -40,12 +41,17 @@ let package = Package(
             pkgConfig: "libcanberra",
             providers: [.apt(["libcanberra-dev"])]
         ),
+        .systemLibrary(
+            name: "CNotify",
+            pkgConfig: "libnotify",
+            providers: [.apt(["libnotify-dev"])]
+        ),
         .systemLibrary(name: "CTimerFD"),
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "COpenAt2"),
         .systemLibrary(name: "CSpawn"),
         .target(name: "GLibSupport", dependencies: ["CGLib", "TocsinCore"]),
-        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "GLibSupport", "CGLib", "CCanberra", "CTimerFD", "CMalloc", "COpenAt2"]),
+        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "GLibSupport", "CGLib", "CCanberra", "CNotify", "CTimerFD", "CMalloc", "COpenAt2"]),
         .executableTarget(name: "tocsind", dependencies: ["TocsinAgent", "TocsinCore"]),
         .target(name: "TocsinKit", dependencies: ["TocsinCore", "GLibSupport", "CGLib"]),
         .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "GLibSupport"]),

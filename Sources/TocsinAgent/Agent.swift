@@ -443,14 +443,12 @@ public final class Agent {
 
     /// Updates every countdown whose displayed seconds changed since it was last shown.
     private func refreshCountdowns(now: Date) {
-        presenter.beginCountdownBatch(now: now)
         for alarm in book.countingDown where !dismissedCountdowns.contains(alarm.id) {
             guard let remaining = alarm.remaining(at: now) else { continue }
             if shownSeconds[alarm.id] != CountdownClock.displayedSeconds(remaining: remaining) {
                 present(alarm, now: now, isTick: true)
             }
         }
-        presenter.endCountdownBatch(now: now)
     }
 
     /// Arms the wall-clock timer for the next deadline or countdown tick, whichever is first.

@@ -111,10 +111,3 @@ final class SandboxedSoundCopies: @unchecked Sendable {
         return discarded
     }
 }
-
-/// A value made on the main loop's thread, carried through another thread and used back on the
-/// main loop only: what `@unchecked Sendable` promises here.
-private struct MainThreadOnly<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

@@ -1,3 +1,4 @@
+import BusTestSupport
 import CGLib
 import Foundation
 import Glibc
@@ -204,10 +205,7 @@ extension FuzzTests {
         private let connection: OpaquePointer
 
         init(address: String) throws {
-            let flags = GDBusConnectionFlags(G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-            let connection = try GLibError.check { g_dbus_connection_new_for_address_sync(address, flags, nil, nil, $0) }
-            guard let connection else { throw IntegrationError("no connection to \(address)") }
-            self.connection = connection
+            connection = try PrivateBus.connect(to: address)
         }
 
         deinit {

@@ -18,8 +18,7 @@ import TocsinCore
         private var subscriptions: [guint] = []
 
         init(address: String, appID: String?, watching: Bool) throws {
-            let flags = GDBusConnectionFlags(G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-            connection = try #require(try GLibError.check { g_dbus_connection_new_for_address_sync(address, flags, nil, nil, $0) })
+            connection = try PrivateBus.connect(to: address)
             for signal in AlarmsSignal.allCases {
                 // Matched on the agent's interface alone: a broadcast from it would arrive here.
                 subscriptions.append(g_dbus_connection_signal_subscribe(

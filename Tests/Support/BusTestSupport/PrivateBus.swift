@@ -34,6 +34,11 @@ public struct PrivateBus {
 
     /// A new connection to the bus; the caller unrefs it.
     public func connect() throws -> OpaquePointer {
+        try Self.connect(to: address)
+    }
+
+    /// A new connection to the message bus at `address` (a session's, say); the caller unrefs it.
+    public static func connect(to address: String) throws -> OpaquePointer {
         let flags = GDBusConnectionFlags(G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
         let connection = try GLibError.check { g_dbus_connection_new_for_address_sync(address, flags, nil, nil, $0) }
         guard let connection else { throw GLibError(message: "no connection to \(address)") }

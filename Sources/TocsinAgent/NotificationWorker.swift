@@ -1,0 +1,246 @@
+import CGLib
+import CNotify
+import FoundationEssentials
+import GLibSupport
+import Synchronization
+import TocsinCore
+
+/// Makes every libnotify call, on a thread of its own, so the agent's main loop never waits on
+/// the notification server.
+///
+/// libnotify has no asynchronous call: `notify_notification_show` and `_close` block until the
+/// server answers (its own source says `TODO: make this nonblocking`), and a server redrawing many
+/// countdowns, or a frozen one, answers late or not at all (libnotify then gives up after GDBus's
+/// 25 s). Its D-Bus proxy is one process-wide object created by the first call, and its signals
+/// (buttons, closings) arrive in the thread-default main context of the thread that created it.
+/// So one thread, with a GMainContext of its own pushed before its first libnotify call, makes
+/// every call and receives every signal; nothing else in the agent calls libnotify.
+///
+/// The main loop hands over content and returns at once. What waits is `NotificationTraffic`'s
+/// business: only the newest content per notification, alerts first. The thread makes one call
+/// per turn of its context, so a button pressed during a burst of countdown updates is
+/// dispatched between two of them, not after the burst.
+///
+/// `@unchecked Sendable`: `shared` is behind its mutex; `notifications` and `serverFailing` are
+/// touched on the worker thread only; the rest is immutable.
+final class NotificationWorker: @unchecked Sendable {
+    /// What the main loop and the worker share.
+    private struct Shared {
+        var traffic = NotificationTraffic<UUID>()
+        /// What the server can do, for the payloads.
+        var capabilities: Set<String> = ["actions", "body-markup"]
+        /// Keys of one-off notices, forgotten once shown.
+        var notices: Set<UUID> = []
+        /// An idle source is attached to the worker's context and will look at the traffic.
+        var scheduled = false
+    }
+
+    /// Called on the main loop with the alarm's id and the action key when a button is pressed.
+    private let onAction: MainThreadOnly<(UUID, String) -> Void>
+    /// Called on the main loop when the user dismissed a notification.
+    private let onDismissed: MainThreadOnly<(UUID) -> Void>
+    private let log: AgentLog
+    private let appName: String
+    private let context: OpaquePointer
+    private let shared = Mutex(Shared())
+    /// Each key's libnotify notification, while it exists (worker thread only).
+    private var notifications: [UUID: UnsafeMutablePointer<NotifyNotification>] = [:]
+    /// The last call failed; logged once until one succeeds again (worker thread only).
+    private var serverFailing = false
+
+    /// Starts the worker thread; `onAction` and `onDismissed` are called on the main loop.
+    init(appName: String, log: AgentLog, onAction: @escaping (UUID, String) -> Void, onDismissed: @escaping (UUID) -> Void) {
+        self.appName = appName
+        self.log = log
+        self.onAction = MainThreadOnly(onAction)
+        self.onDismissed = MainThreadOnly(onDismissed)
+        context = g_main_context_new()
+        let thread = g_thread_new("tocsin-notify", { userData in
+            Unmanaged<NotificationWorker>.fromOpaque(userData!).takeUnretainedValue().run()
+            return nil
+        }, Unmanaged.passRetained(self).toOpaque())
+        g_thread_unref(thread)
+    }
+
+    // MARK: The main loop's side
+
+    /// What the server can do; payloads made from now on follow it.
+    func setCapabilities(_ capabilities: Set<String>) {
+        shared.withLock { $0.capabilities = capabilities }
+    }
+
+    /// Shows `content` as key `id`'s notification, at `priority` among what waits.
+    func show(_ content: NotificationContent, for id: UUID, priority: NotificationTraffic<UUID>.Priority) {
+        submit { $0.traffic.show(content, for: id, priority: priority) }
+    }
+
+    /// Closes key `id`'s notification.
+    func withdraw(_ id: UUID) {
+        submit { $0.traffic.withdraw(id) }
+    }
+
+    /// Shows a one-off notice that belongs to no alarm.
+    func announce(_ content: NotificationContent) {
+        let id = UUID()
+        submit {
+            $0.notices.insert(id)
+            $0.traffic.show(content, for: id, priority: .change)
+        }
+    }
+
+    /// Changes the traffic and, when the worker is not already on its way, wakes it.
+    private func submit(_ change: (inout Shared) -> Void) {
+        let wake = shared.withLock { state -> Bool in
+            change(&state)
+            guard !state.scheduled, state.traffic.hasWork else { return false }
+            state.scheduled = true
+            return true
+        }
+        if wake { scheduleTurn() }
+    }
+
+    /// Attaches an idle source to the worker's context: thread-safe, and it wakes the context.
+    private func scheduleTurn() {
+        let source = g_idle_source_new()!
+        g_source_set_callback(source, { userData in
+            Unmanaged<NotificationWorker>.fromOpaque(userData!).takeUnretainedValue().turn() ? SourceResult.keep : SourceResult.remove
+        }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        g_source_attach(source, context)
+        g_source_unref(source)
+    }
+
+    // MARK: The worker thread
+
+    private func run() {
+        g_main_context_push_thread_default(context)
+        if notify_init(appName) == 0 {
+            log.warning("Notifications cannot be shown: libnotify could not be initialised.")
+        }
+        let loop = g_main_loop_new(context, 0)
+        g_main_loop_run(loop)
+    }
+
+    /// Makes one call, if one waits; true while more wait (the idle source stays).
+    private func turn() -> Bool {
+        let next = shared.withLock { state -> (job: NotificationTraffic<UUID>.Job, capabilities: Set<String>)? in
+            guard let job = state.traffic.next() else {
+                state.scheduled = false
+                return nil
+            }
+            return (job, state.capabilities)
+        }
+        guard let (job, capabilities) = next else { return false }
+        let succeeded: Bool
+        switch job {
+        case .show(let id, let content):
+            succeeded = show(NotificationPayload(content, capabilities: capabilities), as: id)
+        case .close(let id):
+            succeeded = close(id)
+        }
+        let (wasNotice, more) = shared.withLock { state -> (Bool, Bool) in
+            state.traffic.finished(job, succeeded: succeeded)
+            // A notice is not followed up: shown, it is the server's to expire.
+            let wasNotice = state.notices.remove(job.key) != nil
+            if wasNotice { state.traffic.forget(job.key) }
+            if state.traffic.hasWork { return (wasNotice, true) }
+            state.scheduled = false
+            return (wasNotice, false)
+        }
+        if wasNotice { release(job.key) }
+        return more
+    }
+
+    /// Creates or updates key `id`'s notification to `payload` and shows it; false on failure.
+    private func show(_ payload: NotificationPayload, as id: UUID) -> Bool {
+        let notification: UnsafeMutablePointer<NotifyNotification>
+        if let existing = notifications[id] {
+            notification = existing
+            notify_notification_update(notification, payload.summary, payload.body, nil)
+        } else {
+            notification = notify_notification_new(payload.summary, payload.body, nil)
+            notifications[id] = notification
+            let box = Unmanaged.passRetained(KeyBox(id: id, worker: self)).toOpaque()
+            g_signal_connect_data(notification, "closed", unsafeBitCast(Self.closed, to: GCallback.self), box, { box, _ in
+                Unmanaged<KeyBox>.fromOpaque(box!).release()
+            }, GConnectFlags(rawValue: 0))
+        }
+        notify_notification_clear_hints(notification)
+        notify_notification_clear_actions(notification)
+        notify_notification_set_urgency(notification, NotifyUrgency(UInt32(payload.urgency.rawValue)))
+        notify_notification_set_category(notification, payload.category)
+        notify_notification_set_hint(notification, "suppress-sound", g_variant_new_boolean(payload.suppressesSound ? 1 : 0))
+        if payload.isPersistent { notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1)) }
+        if let progress = payload.progress { notify_notification_set_hint(notification, "value", g_variant_new_int32(Int32(progress))) }
+        // 0: never expires; -1: the server decides.
+        notify_notification_set_timeout(notification, payload.isPersistent ? 0 : -1)
+        for action in payload.actions {
+            let box = Unmanaged.passRetained(KeyBox(id: id, worker: self)).toOpaque()
+            notify_notification_add_action(notification, action.key, action.label, Self.actionInvoked, box, { box in
+                Unmanaged<KeyBox>.fromOpaque(box!).release()
+            })
+        }
+        var error: UnsafeMutablePointer<GError>?
+        let shown = notify_notification_show(notification, &error) != 0
+        report(shown ? nil : error.map { String(cString: $0.pointee.message) } ?? "no reason given")
+        if let error { g_error_free(error) }
+        return shown
+    }
+
+    /// Closes key `id`'s notification and lets it go.
+    private func close(_ id: UUID) -> Bool {
+        guard let notification = notifications[id] else { return true }
+        var error: UnsafeMutablePointer<GError>?
+        // A failure (the server is gone) takes the notification along all the same.
+        if notify_notification_close(notification, &error) == 0, let error { g_error_free(error) }
+        release(id)
+        return true
+    }
+
+    /// Drops key `id`'s notification object (its signal handlers go with it).
+    private func release(_ id: UUID) {
+        guard let notification = notifications.removeValue(forKey: id) else { return }
+        g_object_unref(notification)
+    }
+
+    private func report(_ failure: String?) {
+        if let failure {
+            if !serverFailing {
+                log.warning("Could not show a notification: \(failure). Alarms still ring; stop them with “tocsin stop”.")
+            }
+            serverFailing = true
+        } else if serverFailing {
+            serverFailing = false
+            log.info("The notification server answers again.")
+        }
+    }
+
+    /// A button was pressed (libnotify calls this on the worker thread).
+    private static let actionInvoked: NotifyActionCallback = { _, action, userData in
+        let box = Unmanaged<KeyBox>.fromOpaque(userData!).takeUnretainedValue()
+        let key = String(cString: action!)
+        let (id, onAction) = (box.id, box.worker.onAction)
+        MainLoop.post { onAction.value(id, key) }
+    }
+
+    /// The server closed a notification: the user dismissed it, it expired, or Tocsin closed it.
+    private static let closed: @convention(c) (UnsafeMutablePointer<NotifyNotification>?, gpointer?) -> Void = { notification, userData in
+        let box = Unmanaged<KeyBox>.fromOpaque(userData!).takeUnretainedValue()
+        let worker = box.worker, id = box.id
+        let reason = notify_notification_get_closed_reason(notification)
+        worker.shared.withLock { $0.traffic.forget(id) }
+        if reason == Int32(NOTIFY_CLOSED_REASON_DISMISSED.rawValue) {
+            let onDismissed = worker.onDismissed
+            MainLoop.post { onDismissed.value(id) }
+        }
+    }
+}
+
+/// The key a libnotify callback is about, and the worker it reports to.
+private final class KeyBox {
+    let id: UUID
+    unowned let worker: NotificationWorker
+    init(id: UUID, worker: NotificationWorker) {
+        self.id = id
+        self.worker = worker
+    }
+}
