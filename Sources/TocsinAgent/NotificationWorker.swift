@@ -1,6 +1,7 @@
 import CGLib
 import CNotify
 import FoundationEssentials
+import Glibc
 import GLibSupport
 import Synchronization
 import TocsinCore
@@ -20,6 +21,11 @@ import TocsinCore
 /// business: only the newest content per notification, alerts first. The thread makes one call
 /// per turn of its context, so a button pressed during a burst of countdown updates is
 /// dispatched between two of them, not after the burst.
+///
+/// The main loop wakes the thread by writing to a pipe the thread's context watches, not by
+/// attaching a GLib source to that context: attaching takes the context's lock and wakes the
+/// thread while holding it, and the thread, woken, then slept again on that lock — one wake-up
+/// more per second per countdown, seen with strace (futex waits on the context's mutex).
 ///
 /// `@unchecked Sendable`: `shared` is behind its mutex; `notifications` and `serverFailing` are
 /// touched on the worker thread only; the rest is immutable.
@@ -42,6 +48,9 @@ final class NotificationWorker: @unchecked Sendable {
     private let log: AgentLog
     private let appName: String
     private let context: OpaquePointer
+    /// A pipe: the main loop writes a byte into the first to wake the worker, whose context
+    /// watches the second.
+    private let wakePipe: (write: Int32, read: Int32)
     private let shared = Mutex(Shared())
     /// Each key's libnotify notification, while it exists (worker thread only).
     private var notifications: [UUID: UnsafeMutablePointer<NotifyNotification>] = [:]
@@ -55,6 +64,22 @@ final class NotificationWorker: @unchecked Sendable {
         self.onAction = MainThreadOnly(onAction)
         self.onDismissed = MainThreadOnly(onDismissed)
         context = g_main_context_new()
+        var ends: [Int32] = [-1, -1]
+        if g_unix_open_pipe(&ends, FD_CLOEXEC, nil) == 0 {
+            // Out of descriptors: nothing is shown, alarms still ring.
+            log.error("Notifications cannot be shown: no pipe for the notification thread (\(String(cString: strerror(errno)))).")
+        }
+        g_unix_set_fd_nonblocking(ends[0], 1, nil)
+        g_unix_set_fd_nonblocking(ends[1], 1, nil)
+        wakePipe = (write: ends[1], read: ends[0])
+        let source = g_unix_fd_source_new(wakePipe.read, G_IO_IN)!
+        let turn: GUnixFDSourceFunc = { _, _, userData in
+            Unmanaged<NotificationWorker>.fromOpaque(userData!).takeUnretainedValue().turn()
+            return SourceResult.keep
+        }
+        g_source_set_callback(source, unsafeBitCast(turn, to: GSourceFunc.self), Unmanaged.passUnretained(self).toOpaque(), nil)
+        g_source_attach(source, context)
+        g_source_unref(source)
         let thread = g_thread_new("tocsin-notify", { userData in
             Unmanaged<NotificationWorker>.fromOpaque(userData!).takeUnretainedValue().run()
             return nil
@@ -96,17 +121,13 @@ final class NotificationWorker: @unchecked Sendable {
             state.scheduled = true
             return true
         }
-        if wake { scheduleTurn() }
+        if wake { self.wake() }
     }
 
-    /// Attaches an idle source to the worker's context: thread-safe, and it wakes the context.
-    private func scheduleTurn() {
-        let source = g_idle_source_new()!
-        g_source_set_callback(source, { userData in
-            Unmanaged<NotificationWorker>.fromOpaque(userData!).takeUnretainedValue().turn() ? SourceResult.keep : SourceResult.remove
-        }, Unmanaged.passUnretained(self).toOpaque(), nil)
-        g_source_attach(source, context)
-        g_source_unref(source)
+    /// Makes the worker's context dispatch `turn`: from any thread, without a GLib lock.
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakePipe.write, &byte, 1)
     }
 
     // MARK: The worker thread
@@ -120,8 +141,11 @@ final class NotificationWorker: @unchecked Sendable {
         g_main_loop_run(loop)
     }
 
-    /// Makes one call, if one waits; true while more wait (the idle source stays).
-    private func turn() -> Bool {
+    /// Makes one call, if one waits, and wakes itself again while more wait — after the context
+    /// has dispatched whatever else is ready (a button's signal).
+    private func turn() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(wakePipe.read, &bytes, bytes.count) > 0 {}
         let next = shared.withLock { state -> (job: NotificationTraffic<UUID>.Job, capabilities: Set<String>)? in
             guard let job = state.traffic.next() else {
                 state.scheduled = false
@@ -129,7 +153,7 @@ final class NotificationWorker: @unchecked Sendable {
             }
             return (job, state.capabilities)
         }
-        guard let (job, capabilities) = next else { return false }
+        guard let (job, capabilities) = next else { return }
         let succeeded: Bool
         switch job {
         case .show(let id, let content):
@@ -147,7 +171,7 @@ final class NotificationWorker: @unchecked Sendable {
             return (wasNotice, false)
         }
         if wasNotice { release(job.key) }
-        return more
+        if more { wake() }
     }
 
     /// Creates or updates key `id`'s notification to `payload` and shows it; false on failure.
