@@ -181,7 +181,7 @@ public final class Agent {
     }
 
     private func loadAlarms() {
-        let loaded = store.load()
+        let loaded = store.load(now: Date())
         if let note = loaded.journalNote { log.warning(note) }
         switch loaded.outcome {
         case .empty:

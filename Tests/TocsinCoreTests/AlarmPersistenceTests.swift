@@ -32,13 +32,13 @@ struct AlarmPersistenceTests {
         #expect(!FileManager.default.fileExists(atPath: persistence.fileURL.path), "a short journal needs no snapshot yet")
         #expect(persistence.journal.count == 6)
 
-        let reloaded = AlarmPersistence(directory: root).load()
+        let reloaded = AlarmPersistence(directory: root).load(now: t0)
         #expect(reloaded.outcome == .loaded(book))
         #expect(reloaded.timeZone?.identifier == "Europe/Berlin")
         #expect(reloaded.journalNote == nil)
         #expect(FileManager.default.fileExists(atPath: persistence.fileURL.path), "the journal was not folded in")
         #expect(!FileManager.default.fileExists(atPath: persistence.journal.fileURL.path))
-        #expect(AlarmPersistence(directory: root).load().outcome == .loaded(book))
+        #expect(AlarmPersistence(directory: root).load(now: t0).outcome == .loaded(book))
     }
 
     @Test("A change cut short by a crash is dropped, and the next change starts on a whole line")
@@ -57,7 +57,7 @@ struct AlarmPersistenceTests {
         let second = Self.alarm(2)
         let restarted = AlarmPersistence(directory: root)
         try restarted.record([.put(second)], count: [first, second].count, current: { [first, second] }, timeZone: .utc)
-        #expect(AlarmJournal(directory: root).read() == .read([.put(first), .put(second)]))
+        #expect(AlarmJournal(directory: root).read(now: t0) == .read([.put(first), .put(second)]))
 
         // A torn tail found at start-up is reported and dropped.
         let other = Self.directory()
@@ -67,7 +67,7 @@ struct AlarmPersistenceTests {
         let tornChange = #"{"remove":{"_0":"#
         let written = String(decoding: try Data(contentsOf: crashed.journal.fileURL), as: UTF8.self)
         try Data((written + tornChange).utf8).write(to: crashed.journal.fileURL)
-        let loaded = AlarmPersistence(directory: other).load()
+        let loaded = AlarmPersistence(directory: other).load(now: t0)
         #expect(loaded.outcome == .loaded([first]))
         #expect(loaded.journalNote?.contains("was cut short") == true)
     }
@@ -80,11 +80,11 @@ struct AlarmPersistenceTests {
         let first = Self.alarm(1), second = Self.alarm(2), third = Self.alarm(3)
         try persistence.record([.put(first)], count: 1, current: { [first] }, timeZone: .utc)
         try persistence.record([.put(second)], count: 2, current: { [first, second] }, timeZone: .utc)
-        #expect(AlarmJournal(directory: root).read() == .read([.put(first), .put(second)]))
+        #expect(AlarmJournal(directory: root).read(now: t0) == .read([.put(first), .put(second)]))
         try FileManager.default.removeItem(at: persistence.journal.fileURL)
         try persistence.record([.put(third)], count: 3, current: { [first, second, third] }, timeZone: .utc)
         // Only what came after the deletion is there, but it is there, in a file others can read.
-        #expect(AlarmJournal(directory: root).read() == .read([.put(third)]))
+        #expect(AlarmJournal(directory: root).read(now: t0) == .read([.put(third)]))
     }
 
     @Test("A journal with an unreadable line in the middle is set aside, never overwritten")
@@ -96,7 +96,7 @@ struct AlarmPersistenceTests {
         try persistence.saveAll([first], timeZone: .utc)
         let garbage = Data("not json\n{\"remove\":{\"_0\":\"00000000-0000-0000-0000-000000000001\"}}\n".utf8)
         try garbage.write(to: persistence.journal.fileURL)
-        let loaded = AlarmPersistence(directory: root).load()
+        let loaded = AlarmPersistence(directory: root).load(now: t0)
         #expect(loaded.outcome == .loaded([first]), "the snapshot is used without the journal")
         #expect(loaded.journalNote?.contains("line 1 is not a change Tocsin wrote") == true)
         let kept = try FileManager.default.contentsOfDirectory(atPath: root.path).filter { $0.hasPrefix("alarms.journal.unreadable-") }
@@ -115,7 +115,7 @@ struct AlarmPersistenceTests {
             try persistence.record([.put(book.last!)], count: book.count, current: { book }, timeZone: .utc)
         }
         #expect(persistence.journal.count == 0, "the journal was not folded in")
-        #expect(AlarmStore(directory: root).load() == .loaded(book))
+        #expect(AlarmStore(directory: root).load(now: t0) == .loaded(book))
     }
 
     @Test("A state file that must not be overwritten refuses changes and leaves the journal alone")
@@ -126,7 +126,7 @@ struct AlarmPersistenceTests {
         let newer = Data(#"{"format":99,"alarms":[]}"#.utf8)
         try newer.write(to: root.appendingPathComponent("alarms.json"))
         let persistence = AlarmPersistence(directory: root)
-        guard case .unusable = persistence.load().outcome else {
+        guard case .unusable = persistence.load(now: t0).outcome else {
             Issue.record("a newer state file was not refused")
             return
         }
@@ -142,7 +142,7 @@ struct AlarmPersistenceTests {
         let persistence = AlarmPersistence(directory: root)
         try persistence.record([.put(Self.alarm(1))], count: [Self.alarm(1)].count, current: { [Self.alarm(1)] }, timeZone: .utc)
         try Data("garbage".utf8).write(to: persistence.fileURL)
-        let loaded = AlarmPersistence(directory: root).load()
+        let loaded = AlarmPersistence(directory: root).load(now: t0)
         guard case .setAside = loaded.outcome else {
             Issue.record("the garbage snapshot was not set aside: \(loaded.outcome)")
             return

@@ -31,9 +31,9 @@ struct AlarmStoreTests {
     func empty() throws {
         try withTemporaryDirectory { root in
             let store = AlarmStore(directory: root.appendingPathComponent("state/tocsin"))
-            #expect(store.load() == .empty)
+            #expect(store.load(now: t0) == .empty)
             try Self.fileManager.createDirectory(at: store.directory, withIntermediateDirectories: true)
-            #expect(store.load() == .empty)
+            #expect(store.load(now: t0) == .empty)
             #expect(store.isWritable)
         }
     }
@@ -46,7 +46,7 @@ struct AlarmStoreTests {
             #expect(Set(Fixture.varied.map(\.state.name)) == Set(AlarmStateName.allCases))
             #expect(Set(Fixture.varied.map(\.kind)) == Set(AlarmKind.allCases))
             #expect(Fixture.varied.contains { if case .countdown(let phase) = $0.state { phase.followsWallClock } else { false } })
-            #expect(AlarmStore(directory: directory).load() == .loaded(Fixture.varied))
+            #expect(AlarmStore(directory: directory).load(now: t0) == .loaded(Fixture.varied))
         }
     }
 
@@ -55,7 +55,7 @@ struct AlarmStoreTests {
         try withTemporaryDirectory { root in
             let store = AlarmStore(directory: root)
             try store.save([])
-            #expect(store.load() == .loaded([]))
+            #expect(store.load(now: t0) == .loaded([]))
 
             var book = AlarmBook()
             _ = try book.schedule(AlarmRequest(title: "Tea", duration: 180, snoozeDuration: 60, sound: .themeEvent("bell"),
@@ -68,7 +68,7 @@ struct AlarmStoreTests {
                                   id: fixedID(4), now: at(3))
             _ = book.advance(to: at(180))
             try store.save(book.alarms)
-            guard case .loaded(let alarms) = AlarmStore(directory: root).load() else {
+            guard case .loaded(let alarms) = AlarmStore(directory: root).load(now: t0) else {
                 Issue.record("expected loaded")
                 return
             }
@@ -82,7 +82,7 @@ struct AlarmStoreTests {
             let store = AlarmStore(directory: root)
             try store.save(Fixture.varied)
             try store.save([Fixture.varied[2]])
-            #expect(store.load() == .loaded([Fixture.varied[2]]))
+            #expect(store.load(now: t0) == .loaded([Fixture.varied[2]]))
         }
     }
 
@@ -132,7 +132,7 @@ struct AlarmStoreTests {
             let alarm = Fixture.alarm(duration: 59.123456789, state: .alerting(since: created.addingTimeInterval(0.000_123)), createdAt: created)
             let store = AlarmStore(directory: root)
             try store.save([alarm, Fixture.alarm(id: fixedID(2), createdAt: created)])
-            guard case .loaded(let loaded) = store.load(), let back = loaded.first else {
+            guard case .loaded(let loaded) = store.load(now: t0), let back = loaded.first else {
                 Issue.record("expected loaded alarms")
                 return
             }
@@ -151,7 +151,7 @@ struct AlarmStoreTests {
                 _ = try book.schedule(AlarmRequest(duration: 60.5), id: fixedID(number), now: Date())
             }
             try store.save(book.alarms)
-            #expect(store.load() == .loaded(book.alarms))
+            #expect(store.load(now: t0) == .loaded(book.alarms))
         }
     }
 
@@ -190,7 +190,7 @@ struct AlarmStoreTests {
         try withTemporaryDirectory { root in
             let store = AlarmStore(directory: root.appendingPathComponent("tocsin"))
             try write(corrupt.bytes, to: store)
-            guard case .setAside(let reason, let movedTo) = store.load() else {
+            guard case .setAside(let reason, let movedTo) = store.load(now: t0) else {
                 Issue.record("expected setAside")
                 return
             }
@@ -198,14 +198,15 @@ struct AlarmStoreTests {
                 #expect(reason.contains(part), "reason “\(reason)” should contain “\(part)”")
             }
             #expect(movedTo.deletingLastPathComponent().standardizedFileURL.path == store.directory.standardizedFileURL.path)
-            #expect(movedTo.lastPathComponent.hasPrefix("alarms.json.unreadable-"))
+            // Named by the time passed in (t0), not by a clock the store reads.
+            #expect(movedTo.lastPathComponent == "alarms.json.unreadable-20270115T080000")
             #expect(try Data(contentsOf: movedTo) == corrupt.bytes)
             #expect(!Self.fileManager.fileExists(atPath: store.fileURL.path))
             #expect(store.isWritable)
 
             try store.save(Fixture.varied)
             #expect(try Data(contentsOf: movedTo) == corrupt.bytes, "the set-aside file is untouched")
-            #expect(AlarmStore(directory: store.directory).load() == .loaded(Fixture.varied))
+            #expect(AlarmStore(directory: store.directory).load(now: t0) == .loaded(Fixture.varied))
             #expect(try Self.fileManager.contentsOfDirectory(atPath: store.directory.path).sorted()
                     == ["alarms.json", movedTo.lastPathComponent])
         }
@@ -217,7 +218,7 @@ struct AlarmStoreTests {
             let store = AlarmStore(directory: root)
             try Self.fileManager.createDirectory(at: store.fileURL, withIntermediateDirectories: false)
             try Data("inside".utf8).write(to: store.fileURL.appendingPathComponent("inside"))
-            guard case .setAside(let reason, let movedTo) = store.load() else {
+            guard case .setAside(let reason, let movedTo) = store.load(now: t0) else {
                 Issue.record("expected setAside")
                 return
             }
@@ -228,7 +229,7 @@ struct AlarmStoreTests {
             #expect(try Data(contentsOf: movedTo.appendingPathComponent("inside")) == Data("inside".utf8))
             #expect(!Self.fileManager.fileExists(atPath: store.fileURL.path))
             try store.save([])
-            #expect(store.load() == .loaded([]))
+            #expect(store.load(now: t0) == .loaded([]))
         }
     }
 
@@ -246,7 +247,7 @@ struct AlarmStoreTests {
                 if descriptor >= 0 { close(descriptor) }
             }
             let started = Date()
-            guard case .setAside(let reason, let movedTo) = store.load() else {
+            guard case .setAside(let reason, let movedTo) = store.load(now: t0) else {
                 Issue.record("expected setAside")
                 return
             }
@@ -264,14 +265,14 @@ struct AlarmStoreTests {
         try withTemporaryDirectory { root in
             let store = AlarmStore(directory: root)
             try Self.fileManager.createSymbolicLink(atPath: store.fileURL.path, withDestinationPath: "alarms.json")
-            guard case .setAside(let reason, let movedTo) = store.load() else {
+            guard case .setAside(let reason, let movedTo) = store.load(now: t0) else {
                 Issue.record("expected setAside")
                 return
             }
             #expect(reason == "it could not be examined (Too many levels of symbolic links)")
             #expect(try Self.fileManager.destinationOfSymbolicLink(atPath: movedTo.path) == "alarms.json")
             try store.save([])
-            #expect(store.load() == .loaded([]))
+            #expect(store.load(now: t0) == .loaded([]))
         }
     }
 
@@ -281,7 +282,7 @@ struct AlarmStoreTests {
             let notADirectory = root.appendingPathComponent("tocsin")
             try Data("x".utf8).write(to: notADirectory)
             let store = AlarmStore(directory: notADirectory)
-            #expect(store.load() == .unusable(reason: "it could not be examined (Not a directory), and moving it aside failed: Not a directory"))
+            #expect(store.load(now: t0) == .unusable(reason: "it could not be examined (Not a directory), and moving it aside failed: Not a directory"))
             #expect(!store.isWritable)
             #expect(throws: StoreError.self) { try store.save([]) }
             #expect(try Data(contentsOf: notADirectory) == Data("x".utf8))
@@ -298,7 +299,7 @@ struct AlarmStoreTests {
             let store = AlarmStore(directory: root)
             let bytes = Data(#"{"format":3,"alarms":[{"uuid":"x","timer":{"seconds":60}}],"extra":true}"#.utf8)
             try write(bytes, to: store)
-            #expect(store.load() == .unusable(reason: "it was written by a newer Tocsin (format version 3; this one reads up to 2); it is left untouched"))
+            #expect(store.load(now: t0) == .unusable(reason: "it was written by a newer Tocsin (format version 3; this one reads up to 2); it is left untouched"))
             #expect(!store.isWritable)
             #expect(try Data(contentsOf: store.fileURL) == bytes)
             #expect(try Self.fileManager.contentsOfDirectory(atPath: root.path) == ["alarms.json"], "not moved aside")
@@ -315,16 +316,15 @@ struct AlarmStoreTests {
     func setAsideKeepsEarlierOnes() throws {
         try withTemporaryDirectory { root in
             let store = AlarmStore(directory: root)
-            let now = Date()
-            let earlier = (-2...10).map { root.appendingPathComponent(setAsideName(at: now.addingTimeInterval(TimeInterval($0)))) }
+            let earlier = [root.appendingPathComponent(setAsideName(at: t0))]
             for url in earlier { try Data("earlier".utf8).write(to: url) }
             try write(Data("garbage".utf8), to: store)
-            guard case .setAside(_, let movedTo) = store.load() else {
+            guard case .setAside(_, let movedTo) = store.load(now: t0) else {
                 Issue.record("expected setAside")
                 return
             }
             #expect(try Data(contentsOf: movedTo) == Data("garbage".utf8))
-            #expect(earlier.contains { $0.lastPathComponent + "-2" == movedTo.lastPathComponent }, "got \(movedTo.lastPathComponent)")
+            #expect(movedTo.lastPathComponent == earlier[0].lastPathComponent + "-2")
             for url in earlier {
                 #expect(try Data(contentsOf: url) == Data("earlier".utf8), "\(url.lastPathComponent) was overwritten")
             }
@@ -340,7 +340,7 @@ struct AlarmStoreTests {
                 let store = AlarmStore(directory: root)
                 let garbage = Data("garbage \(round)".utf8)
                 try write(garbage, to: store)
-                guard case .setAside(_, let movedTo) = store.load() else {
+                guard case .setAside(_, let movedTo) = store.load(now: t0) else {
                     Issue.record("expected setAside in round \(round)")
                     return
                 }
@@ -361,16 +361,15 @@ struct AlarmStoreTests {
     func renameFallbackNumbered() throws {
         try withTemporaryDirectory { root in
             let store = AlarmStore(directory: root)
-            let now = Date()
-            let earlier = (-2...10).map { root.appendingPathComponent(setAsideName(at: now.addingTimeInterval(TimeInterval($0)))) }
+            let earlier = [root.appendingPathComponent(setAsideName(at: t0))]
             for url in earlier { try Data("earlier".utf8).write(to: url) }
             try Self.fileManager.createDirectory(at: store.fileURL, withIntermediateDirectories: false)
-            guard case .setAside(let reason, let movedTo) = store.load() else {
+            guard case .setAside(let reason, let movedTo) = store.load(now: t0) else {
                 Issue.record("expected setAside")
                 return
             }
             #expect(reason == "it is not a regular file")
-            #expect(earlier.contains { $0.lastPathComponent + "-2" == movedTo.lastPathComponent }, "got \(movedTo.lastPathComponent)")
+            #expect(movedTo.lastPathComponent == earlier[0].lastPathComponent + "-2")
             var isDirectory: ObjCBool = false
             #expect(Self.fileManager.fileExists(atPath: movedTo.path, isDirectory: &isDirectory) && isDirectory.boolValue)
             for url in earlier {
@@ -380,24 +379,18 @@ struct AlarmStoreTests {
     }
 
     // As root, permission bits stop neither link(2) nor rename(2), and since numbered names are
-    // tried, a few taken names no longer block the move. What does: every name load() may pick in
-    // the seconds around the test — the plain one and “-2” … “-100” — is taken already.
+    // tried, a few taken names no longer block the move. What does: every name load(now:) may
+    // pick for that time — the plain one and “-2” … “-100” — is taken already.
     @Test("A corrupt file that cannot be moved aside makes the store unusable; save refuses and the file is kept")
     func unusable() throws {
         try withTemporaryDirectory { root in
             let store = AlarmStore(directory: root)
-            let now = Date()
-            var blockers: [URL] = []
-            for offset in -2...10 {
-                let name = setAsideName(at: now.addingTimeInterval(TimeInterval(offset)))
-                for attempt in 1...100 {
-                    blockers.append(root.appendingPathComponent(attempt == 1 ? name : "\(name)-\(attempt)"))
-                }
-            }
+            let name = setAsideName(at: t0)
+            let blockers = (1...100).map { attempt in root.appendingPathComponent(attempt == 1 ? name : "\(name)-\(attempt)") }
             for blocker in blockers { try Data().write(to: blocker) }
             let garbage = Data("not json at all".utf8)
             try write(garbage, to: store)
-            guard case .unusable(let reason) = store.load() else {
+            guard case .unusable(let reason) = store.load(now: t0) else {
                 Issue.record("expected unusable")
                 return
             }
@@ -440,7 +433,7 @@ struct AlarmStoreTests {
             try write(garbage, to: store)
             #expect(Self.chattr("+i", store.fileURL))
             defer { Self.chattr("-i", store.fileURL) }
-            guard case .unusable(let reason) = store.load() else {
+            guard case .unusable(let reason) = store.load(now: t0) else {
                 Issue.record("expected unusable")
                 return
             }

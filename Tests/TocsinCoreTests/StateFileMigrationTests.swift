@@ -45,7 +45,7 @@ struct StateFileMigrationTests {
         try withTemporaryDirectory { root in
             let store = AlarmStore(directory: root)
             try write(Self.version1, to: store)
-            let outcome = store.load()
+            let outcome = store.load(now: t0)
             #expect(outcome == .migrated(Self.migratedAlarms, fromVersion: 1))
             guard case .migrated(let alarms, _) = outcome else { return }
             #expect(alarms.allSatisfy { $0.lateLimit == AlarmRequest.defaultLateLimit })
@@ -69,7 +69,7 @@ struct StateFileMigrationTests {
         try withTemporaryDirectory { root in
             let store = AlarmStore(directory: root)
             try write(Self.version1, to: store)
-            guard case .migrated(let alarms, fromVersion: 1) = store.load() else {
+            guard case .migrated(let alarms, fromVersion: 1) = store.load(now: t0) else {
                 Issue.record("expected migrated from version 1")
                 return
             }
@@ -82,7 +82,7 @@ struct StateFileMigrationTests {
             let tea = try #require(saved.first?["state"] as? [String: Any])
             let phase = try #require((tea["countdown"] as? [String: Any])?["_0"] as? [String: Any])
             #expect(phase["followsWallClock"] as? Bool == false)
-            #expect(AlarmStore(directory: root).load() == .loaded(Self.migratedAlarms))
+            #expect(AlarmStore(directory: root).load(now: t0) == .loaded(Self.migratedAlarms))
         }
     }
 
@@ -91,7 +91,7 @@ struct StateFileMigrationTests {
         try withTemporaryDirectory { root in
             let store = AlarmStore(directory: root)
             try write(Self.version1, to: store)
-            guard case .migrated(let alarms, _) = store.load() else {
+            guard case .migrated(let alarms, _) = store.load(now: t0) else {
                 Issue.record("expected migrated")
                 return
             }
@@ -134,14 +134,14 @@ struct StateFileMigrationTests {
             try bytes.write(to: store.fileURL)
 
             let newer = AlarmStore(directory: root)
-            #expect(newer.load() == .unusable(reason: "it was written by a newer Tocsin (format version 3; this one reads up to 2); it is left untouched"))
+            #expect(newer.load(now: t0) == .unusable(reason: "it was written by a newer Tocsin (format version 3; this one reads up to 2); it is left untouched"))
             #expect(!newer.isWritable)
             let error = try #require(throws: StoreError.self) { try newer.save(Fixture.varied) }
             #expect(error.message.hasPrefix("Not saving to \(newer.fileURL.path)"))
             #expect(try Data(contentsOf: newer.fileURL) == bytes)
             #expect(try Self.fileManager.contentsOfDirectory(atPath: root.path) == ["alarms.json"], "nothing set aside, no temporary file")
             // Every later start says the same and still leaves it alone.
-            #expect(AlarmStore(directory: root).load() == newer.load())
+            #expect(AlarmStore(directory: root).load(now: t0) == newer.load(now: t0))
             #expect(try Data(contentsOf: newer.fileURL) == bytes)
         }
     }
@@ -175,7 +175,7 @@ struct StateFileMigrationTests {
         try withTemporaryDirectory { root in
             let store = AlarmStore(directory: root)
             try write(malformed.bytes, to: store)
-            guard case .setAside(let reason, let movedTo) = store.load() else {
+            guard case .setAside(let reason, let movedTo) = store.load(now: t0) else {
                 Issue.record("expected setAside")
                 return
             }
@@ -187,7 +187,7 @@ struct StateFileMigrationTests {
             #expect(store.isWritable)
             try store.save([Fixture.varied[1]])
             #expect(try json(store.fileURL)["format"] as? Int == 2)
-            #expect(AlarmStore(directory: root).load() == .loaded([Fixture.varied[1]]))
+            #expect(AlarmStore(directory: root).load(now: t0) == .loaded([Fixture.varied[1]]))
             #expect(try Data(contentsOf: movedTo) == malformed.bytes, "the set-aside file is untouched")
         }
     }

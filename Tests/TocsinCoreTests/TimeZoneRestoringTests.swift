@@ -38,7 +38,7 @@ import TocsinCore
         let store = AlarmStore(directory: directory)
         try store.save([], timeZone: zone)
         let reloaded = AlarmStore(directory: directory)
-        _ = reloaded.load()
+        _ = reloaded.load(now: t0)
         #expect(reloaded.savedTimeZone == zone)
     }
 }

@@ -138,7 +138,7 @@ enum RequestPipeline {
             return  // The agent refuses the change (StorageFailed); nothing is saved.
         }
         let store = AlarmStore(directory: stateDirectory)
-        guard case .loaded(let alarms) = store.load() else { fatalError("the saved state does not load: \(store.load())") }
+        guard case .loaded(let alarms) = store.load(now: Date()) else { fatalError("the saved state does not load: \(store.load(now: Date()))") }
         let saved = book.alarms.map { WireValue.dictionary(AlarmWireFormat.encode($0)) }
         let loaded = alarms.map { WireValue.dictionary(AlarmWireFormat.encode($0)) }
         guard saved.count == loaded.count, zip(saved, loaded).allSatisfy(sameWire) else {

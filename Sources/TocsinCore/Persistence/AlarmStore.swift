@@ -57,13 +57,14 @@ public final class AlarmStore: @unchecked Sendable {
         return stateHome.appendingPathComponent("tocsin", isDirectory: true)
     }
 
-    /// Reads the saved alarms. Call once, before the first `save`.
-    public func load() -> LoadOutcome {
+    /// Reads the saved alarms. Call once, before the first `save`; `now` dates a file that has to
+    /// be set aside.
+    public func load(now: Date) -> LoadOutcome {
         let data: Data
         switch Self.read(fileURL) {
         case .missing: return .empty
         case .contents(let contents): data = contents
-        case .unreadable(let reason): return setAside(reason: reason)
+        case .unreadable(let reason): return setAside(reason: reason, now: now)
         }
         // The fast path: a file in the shape this build writes. Anything else (an older or newer
         // format, a hand edit, damage) goes through JSONDecoder below, which says what is wrong.
@@ -90,7 +91,7 @@ public final class AlarmStore: @unchecked Sendable {
             savedTimeZone = file.timeZone.flatMap({ TimeZoneRules(restoring: $0) })
             return .loaded(file.alarms)
         } catch {
-            return setAside(reason: "it is not a valid Tocsin state file (\(Self.describe(error)))")
+            return setAside(reason: "it is not a valid Tocsin state file (\(Self.describe(error)))", now: now)
         }
     }
 
@@ -130,8 +131,8 @@ public final class AlarmStore: @unchecked Sendable {
 
     /// Moves an unreadable file aside under a dated name so it is kept for the user to inspect.
     /// Hard-linking then unlinking, unlike rename, never replaces an earlier set-aside file.
-    private func setAside(reason: String) -> LoadOutcome {
-        let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).timeSeparator(.omitted).dateSeparator(.omitted))
+    private func setAside(reason: String, now: Date) -> LoadOutcome {
+        let stamp = setAsideStamp(now)
         var failure = "no free name"
         for attempt in 1...100 {
             let suffix = attempt == 1 ? "" : "-\(attempt)"

@@ -50,8 +50,9 @@ public final class AlarmJournal: @unchecked Sendable {
         fileURL = directory.appendingPathComponent("alarms.journal")
     }
 
-    /// The changes in the journal, in the order they were made.
-    public func read() -> ReadOutcome {
+    /// The changes in the journal, in the order they were made; `now` dates a journal that has to
+    /// be set aside.
+    public func read(now: Date) -> ReadOutcome {
         lengthLeftWhole = nil
         guard let data = FileManager.default.contents(atPath: fileURL.path) else {
             count = 0
@@ -70,7 +71,7 @@ public final class AlarmJournal: @unchecked Sendable {
             // Lines are read by AlarmJSONReader when they are in the shape Tocsin writes, and by
             // JSONDecoder otherwise (a line written by an older version, say).
             guard let change = AlarmJSONReader.change(line) ?? (try? decoder.decode(Change.self, from: Data(line))) else {
-                return moveAside(reason: "line \(index + 1) is not a change Tocsin wrote")
+                return moveAside(reason: "line \(index + 1) is not a change Tocsin wrote", now: now)
             }
             changes.append(change)
         }
@@ -158,14 +159,14 @@ public final class AlarmJournal: @unchecked Sendable {
     }
 
     /// Moves the journal aside, if there is one, and returns where it went.
-    public func setAside(reason: String) -> URL? {
+    public func setAside(reason: String, now: Date) -> URL? {
         guard FileManager.default.fileExists(atPath: fileURL.path) else { return nil }
-        if case .setAside(_, let movedTo) = moveAside(reason: reason) { return movedTo }
+        if case .setAside(_, let movedTo) = moveAside(reason: reason, now: now) { return movedTo }
         return nil
     }
 
-    private func moveAside(reason: String) -> ReadOutcome {
-        let stamp = Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).timeSeparator(.omitted).dateSeparator(.omitted))
+    private func moveAside(reason: String, now: Date) -> ReadOutcome {
+        let stamp = setAsideStamp(now)
         let destination = fileURL.deletingLastPathComponent().appendingPathComponent("alarms.journal.unreadable-\(stamp)-\(getpid())")
         if link(fileURL.path, destination.path) == 0 {
             unlink(fileURL.path)

@@ -39,9 +39,10 @@ public final class AlarmPersistence: @unchecked Sendable {
     }
 
     /// Reads the snapshot and replays the journal; when the journal held anything, folds it into
-    /// a new snapshot at once, so a start-up after a crash begins from one clean file.
-    public func load() -> Loaded {
-        let outcome = snapshot.load()
+    /// a new snapshot at once, so a start-up after a crash begins from one clean file. `now` dates
+    /// a file that has to be set aside.
+    public func load(now: Date) -> Loaded {
+        let outcome = snapshot.load(now: now)
         var alarms: [Alarm]
         switch outcome {
         case .unusable:
@@ -49,7 +50,7 @@ public final class AlarmPersistence: @unchecked Sendable {
             return Loaded(outcome: outcome, timeZone: nil, journalNote: nil)
         case .setAside:
             // The journal's changes apply to the snapshot that was set aside: keep it beside it.
-            let note = journal.setAside(reason: "its snapshot was set aside").map { "The journal of that snapshot was kept as \($0.path)." }
+            let note = journal.setAside(reason: "its snapshot was set aside", now: now).map { "The journal of that snapshot was kept as \($0.path)." }
             return Loaded(outcome: outcome, timeZone: nil, journalNote: note)
         case .empty:
             alarms = []
@@ -59,7 +60,7 @@ public final class AlarmPersistence: @unchecked Sendable {
         var zone = snapshot.savedTimeZone?.identifier
         var note: String?
         let changes: [AlarmJournal.Change]
-        switch journal.read() {
+        switch journal.read(now: now) {
         case .read(let read):
             changes = read
         case .readDroppingTornTail(let read):
