@@ -46,7 +46,8 @@ final class AlarmsService {
         case nameTaken
     }
 
-    private weak var handler: AlarmsServiceHandler?
+    /// Answers the calls, once the agent has started; until then calls are told to come back.
+    weak var handler: AlarmsServiceHandler?
     private let onLost: (Loss) -> Void
     private let onReady: () -> Void
     private let log: AgentLog
@@ -58,10 +59,8 @@ final class AlarmsService {
     private let interfaceInfo: UnsafeMutablePointer<GDBusInterfaceInfo>
     private let vtable: UnsafeMutablePointer<GDBusInterfaceVTable>
 
-    /// A service answering with `handler`; `onReady` runs once the name is owned, `onLost` when the
-    /// bus or the name is lost.
-    init(handler: AlarmsServiceHandler, log: AgentLog, onReady: @escaping () -> Void, onLost: @escaping (Loss) -> Void) {
-        self.handler = handler
+    /// A service; `onReady` runs once the name is owned, `onLost` when the bus or the name is lost.
+    init(log: AgentLog, onReady: @escaping () -> Void, onLost: @escaping (Loss) -> Void) {
         self.log = log
         self.onReady = onReady
         self.onLost = onLost
@@ -190,9 +189,13 @@ final class AlarmsService {
     }
 
     private func dispatch(_ methodName: String, parameters: OpaquePointer, sender: String, invocation: OpaquePointer) {
-        guard let method = AlarmsMethod(rawValue: methodName), let handler else {
+        guard let method = AlarmsMethod(rawValue: methodName) else {
             // GDBus only routes methods from the introspection data, which all have a case.
             g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "Unknown method \(methodName)")
+            return
+        }
+        guard let handler else {
+            g_dbus_method_invocation_return_dbus_error(invocation, AlarmsErrorName.invalidState.dbusName, "The agent is still starting; try again in a moment.")
             return
         }
         // The invocation is kept until the handler replies, which may be later (GDBus frees it

@@ -16,7 +16,7 @@ final class AuthorizationDesk {
     /// Called after where an app runs was first learned or changed (to save it).
     var onNoted: () -> Void = {}
 
-    private let presenter: NotificationPresenter
+    private let presenter: AlarmNotifications
     private let log: AgentLog
     private let patience: Double
     /// The most alarms an application may hold, which the question names.
@@ -26,7 +26,7 @@ final class AuthorizationDesk {
 
     /// A desk showing questions with `presenter`, starting from `authorizations`; apps may hold
     /// up to `alarmLimit` alarms.
-    init(authorizations: AppAuthorizations, presenter: NotificationPresenter, log: AgentLog, alarmLimit: Int, patience: Double = 300) {
+    init(authorizations: AppAuthorizations, presenter: AlarmNotifications, log: AgentLog, alarmLimit: Int, patience: Double = 300) {
         self.authorizations = authorizations
         self.alarmLimit = alarmLimit
         self.presenter = presenter

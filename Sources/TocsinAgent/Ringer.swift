@@ -15,17 +15,8 @@ import TocsinCore
 final class Ringer {
     private let log: AgentLog
     private var player: SoundPlayer!
-    /// How an alarm rings: what, how loud, and whether it rises.
-    struct Ring {
-        var sound: AlarmSound
-        var volume: Double?
-        var crescendo: TimeInterval?
-        /// When it started ringing, for the crescendo.
-        var since: Date
-    }
-
     /// Ringing alarms in the order they started.
-    private var ringing: [(id: UUID, ring: Ring)] = []
+    private var ringing: [(id: UUID, ring: AlarmRing)] = []
     /// How far below its volume a crescendo starts: -30 dB is a thirtieth of the loudness.
     private static let crescendoDepth = 30.0
     /// The playback under way, identified for libcanberra by `playID`.
@@ -72,7 +63,7 @@ final class Ringer {
     var ringingAlarms: [UUID] { ringing.map(\.id) }
 
     /// Starts ringing for alarm `id` (no change if it already rings).
-    func ring(_ id: UUID, _ ring: Ring) {
+    func ring(_ id: UUID, _ ring: AlarmRing) {
         guard !ringing.contains(where: { $0.id == id }) else { return }
         ringing.append((id, ring))
         if ringing.count == 1 { onRingingChange(true) }
@@ -150,7 +141,7 @@ final class Ringer {
 
     /// The gain in decibels for `ring` at `now`: its volume, less the part of the crescendo
     /// still to come.
-    static func decibels(of ring: Ring, at now: Date) -> Double {
+    static func decibels(of ring: AlarmRing, at now: Date) -> Double {
         let target = 20 * log10(ring.volume ?? 1)
         guard let crescendo = ring.crescendo, crescendo > 0 else { return target }
         let progress = min(1, max(0, now.timeIntervalSince(ring.since) / crescendo))

@@ -6,14 +6,11 @@ import TocsinCore
 // The D-Bus methods of io.github.tocsin.Alarms1, as the agent answers them: who is calling,
 // whether the caller may, and what the alarm book says.
 
-extension Agent: AlarmsServiceHandler {
+extension RunningAgent: AlarmsServiceHandler {
     /// A `List` reply of at least this many alarms leaves enough freed heap to be worth trimming.
     static let largeReply = 500
 
     func handle(_ method: AlarmsMethod, arguments: OpaquePointer, sender: String, reply: @escaping (Result<OpaquePointer?, ServiceError>) -> Void) {
-        guard isReady else {
-            return reply(.failure(ServiceError(.invalidState, "The agent is still starting; try again in a moment.")))
-        }
         do {
             let caller = try callers.identify(sender)
             switch method {
@@ -70,7 +67,7 @@ extension Agent: AlarmsServiceHandler {
         case .getStatus:
             return Variant.tuple([Variant.make(dictionary: status(for: caller))])
         case .watch:
-            audience.add(sender)
+            signals.watch(from: sender)
         case .identifyApplication:
             try callers.declare(Variant.string(in: arguments, at: 0), for: sender)
         case .getAuthorization:
@@ -163,15 +160,15 @@ extension Agent: AlarmsServiceHandler {
             .stateFile: .string(store.fileURL.path),
             .stateWritable: .bool(store.isWritable),
             .alarmCount: .integer(Int64(caller.isCommandLine ? book.count : book.alarmCount(ownedBy: caller.appID))),
-            .ringing: .string(ringer.ringingAlarms.filter { caller.isCommandLine || book[$0]?.owner == caller.appID }
+            .ringing: .string(sounds.ringingAlarms.filter { caller.isCommandLine || book[$0]?.owner == caller.appID }
                 .map { $0.uuidString.lowercased() }.joined(separator: ",")),
         ]
-        if let server = serverMonitor.server {
+        if let server = server.server {
             status[.notificationServer] = .string("\(server.name) \(server.version)")
             status[.notificationActions] = .bool(server.showsActions)
             status[.notificationProgress] = .bool(server.showsProgress)
         }
-        switch serverMonitor.doNotDisturb {
+        switch server.doNotDisturb {
         case .unknown: status[.doNotDisturb] = .string("unknown")
         case .off: status[.doNotDisturb] = .string("off")
         case .on(let hidesAlerts, let how):
@@ -179,9 +176,9 @@ extension Agent: AlarmsServiceHandler {
             status[.doNotDisturbHidesAlerts] = .bool(hidesAlerts)
             status[.doNotDisturbMechanism] = .string(how)
         }
-        status[.soundProblem] = ringer.soundProblem.map(WireValue.string)
+        status[.soundProblem] = sounds.soundProblem.map(WireValue.string)
         status[.alarmSoundInstalled] = .bool(SoundCheck.problem(with: .themeEvent(AlarmSound.standardEventID)) == nil)
-        switch wakeTimer.availability {
+        switch wakeAvailability {
         case .available:
             status[.canWakeSystem] = .bool(true)
         case .unavailable(let reason):

@@ -1,0 +1,93 @@
+import FoundationEssentials
+import TocsinCore
+
+// The parts a running agent carries out its effects with, each behind a protocol small enough
+// for TocsinAgentTests to put a recording fake in its place (Tests/TocsinAgentTests/Fakes).
+
+/// Where the agent reads the time: the system clock, or a test's hand.
+protocol AgentClock: AnyObject {
+    /// The wall-clock time now.
+    var now: Date { get }
+}
+
+/// Shows alarms as notifications (`NotificationPresenter`).
+protocol AlarmNotifications: AnyObject {
+    /// Called with the notification's key and the action key when a button is pressed.
+    var onAction: (UUID, String) -> Void { get set }
+    /// Called when the user closed a notification.
+    var onDismissed: (UUID) -> Void { get set }
+    /// What the server can do: its capabilities.
+    var serverCapabilities: Set<String> { get set }
+    /// Shows `content` as key `id`'s notification, replacing what it showed.
+    func show(_ content: NotificationContent, for id: UUID)
+    /// Shows a countdown's per-second `content`.
+    func showCountdown(_ content: NotificationContent, for id: UUID)
+    /// Takes key `id`'s notification off the screen.
+    func withdraw(_ id: UUID)
+    /// Shows a one-off notice.
+    func announce(_ content: NotificationContent)
+}
+
+/// Plays the alarm sound (`Ringer`).
+protocol AlarmSounds: AnyObject {
+    /// The alarms ringing, oldest first.
+    var ringingAlarms: [UUID] { get }
+    /// Why no sound can be played right now, if so.
+    var soundProblem: String? { get }
+    /// Called when `soundProblem` appears or clears.
+    var onSoundProblemChange: () -> Void { get set }
+    /// Starts ringing alarm `id`.
+    func ring(_ id: UUID, _ ring: AlarmRing)
+    /// Stops ringing alarm `id`.
+    func silence(_ id: UUID)
+}
+
+/// Runs hooks (`HookRunner`).
+protocol AlarmHooksRunning: AnyObject {
+    /// Starts `command` for `event` of `alarm`, due at `fireTime`; returns at once.
+    func run(_ command: String, event: HookEvent, alarm: Alarm, fireTime: Date?)
+}
+
+/// Tells the watchers (`AudienceSignals`, over `SignalAudience`).
+protocol AgentSignals: AnyObject {
+    /// `Changed` or `Removed` for `event`, to the watchers that may see its alarm.
+    func announce(_ event: AlarmEvent)
+    /// `AuthorizationChanged` for `app`, to its watchers and the command line's.
+    func announceAuthorization(_ state: AuthorizationState, of app: String)
+    /// Adds the bus connection `sender` to the watchers.
+    func watch(from sender: String)
+    /// Removes `sender`, which left the bus.
+    func forget(_ sender: String)
+    /// Sends what was held since start-up, and every later signal at once.
+    func open()
+}
+
+/// A timer armed for one instant at a time (`DeadlineTimer`, `WakeTimer`).
+protocol InstantTimer: AnyObject {
+    /// Arms the timer for `date`, or disarms it.
+    func arm(at date: Date?)
+}
+
+/// What the agent knows of the notification server (`NotificationServerMonitor`).
+protocol NotificationServerWatch: AnyObject {
+    /// The server now, if any.
+    var server: NotificationServerMonitor.Server? { get }
+    /// Its do-not-disturb state.
+    var doNotDisturb: NotificationServerMonitor.DoNotDisturb { get }
+    /// Called when the server or its state changed.
+    var onChange: () -> Void { get set }
+    /// Asks the server again, then calls `completion`.
+    func refresh(then completion: @escaping () -> Void)
+}
+
+/// The system's wall clock.
+final class SystemClock: AgentClock {
+    var now: Date { Date() }
+}
+
+extension NotificationPresenter: AlarmNotifications {}
+extension Ringer: AlarmSounds {}
+extension HookRunner: AlarmHooksRunning {}
+extension DeadlineTimer: InstantTimer {}
+extension WakeTimer: InstantTimer {}
+extension NotificationServerMonitor: NotificationServerWatch {}

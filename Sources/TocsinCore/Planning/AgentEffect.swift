@@ -1,0 +1,67 @@
+import FoundationEssentials
+
+/// One thing the agent must do, decided by `AgentPlanner` and carried out by the agent's
+/// adapters (notifications, sound, hooks, D-Bus, timers, the state files). Effects are values:
+/// the planner's tests read them, and the agent only carries them out, in order.
+public enum AgentEffect: Sendable, Equatable {
+    /// A log line.
+    case log(LogLevel, String)
+    /// Start ringing alarm `id` as `ring` says (no change if it already rings).
+    case ring(UUID, AlarmRing)
+    /// Stop ringing alarm `id`.
+    case silence(UUID)
+    /// Tell the watchers that may see it: `Changed`, or `Removed` when the event removes the alarm.
+    case signal(AlarmEvent)
+    /// Show `content` as alarm `id`'s notification, replacing what it showed; `isTick` for a
+    /// countdown's per-second update, which may wait behind changes.
+    case show(UUID, NotificationContent, isTick: Bool)
+    /// Take alarm `id`'s notification off the screen.
+    case withdraw(UUID)
+    /// Show a one-off notice that belongs to no alarm.
+    case announce(NotificationContent)
+    /// Run a hook's shell command.
+    case runHook(command: String, event: HookEvent, alarm: Alarm, fireTime: Date?)
+    /// Ask the notification server whether do-not-disturb hides `alarm`'s alert, and say so.
+    case checkAlertVisibility(Alarm)
+    /// Delete the sound file the agent copied for an alarm that is gone (nothing if `sound` is
+    /// not such a copy).
+    case discardSoundCopy(AlarmSound)
+    /// Record `changes` in the journal (time's changes, which happen whether or not they are saved).
+    case save([AlarmJournal.Change])
+    /// Arm the wall-clock timer for `date` (`nil`: nothing to wait for).
+    case armDeadline(Date?)
+    /// Arm the timer that wakes a suspended machine for `date` (`nil`: disarm).
+    case armWake(Date?)
+
+    /// How serious a log line is.
+    public enum LogLevel: String, Sendable, Equatable {
+        case info, warning
+    }
+}
+
+/// How an alarm rings: what, how loud, and whether it rises.
+public struct AlarmRing: Sendable, Equatable {
+    /// What plays.
+    public var sound: AlarmSound
+    /// How loud (`nil`: full).
+    public var volume: Double?
+    /// How long the ring takes to rise from soft to its volume (`nil`: it does not rise).
+    public var crescendo: TimeInterval?
+    /// When it started ringing, for the crescendo.
+    public var since: Date
+
+    /// A ring of `sound` at `volume`, rising over `crescendo`, ringing since `since`.
+    public init(sound: AlarmSound, volume: Double?, crescendo: TimeInterval?, since: Date) {
+        self.sound = sound
+        self.volume = volume
+        self.crescendo = crescendo
+        self.since = since
+    }
+
+    /// How `alarm` rings; `since` is when it started ringing, or `now` for one that has not.
+    public init(of alarm: Alarm, now: Date) {
+        var since = now
+        if case .alerting(let start) = alarm.state { since = start }
+        self.init(sound: alarm.sound, volume: alarm.volume, crescendo: alarm.crescendo, since: since)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+import TocsinCore
+@testable import TocsinAgent
+
+// Recording stand-ins for the parts a RunningAgent works with (AgentParts.swift), for running
+// the agent in-process: each keeps what it was asked to do, in order.
+
+/// A clock moved by hand.
+final class ManualClock: AgentClock {
+    var now: Date
+    init(_ now: Date) { self.now = now }
+}
+
+/// Notifications as the agent asked for them; `onScreen` is what a server would show now.
+final class RecordingNotifications: AlarmNotifications {
+    var onAction: (UUID, String) -> Void = { _, _ in }
+    var onDismissed: (UUID) -> Void = { _ in }
+    var serverCapabilities: Set<String> = ["actions", "body-markup"]
+    private(set) var shown: [(id: UUID, content: NotificationContent, isTick: Bool)] = []
+    private(set) var withdrawn: [UUID] = []
+    private(set) var notices: [NotificationContent] = []
+    private(set) var onScreen: [UUID: NotificationContent] = [:]
+
+    func show(_ content: NotificationContent, for id: UUID) { record(id, content, isTick: false) }
+    func showCountdown(_ content: NotificationContent, for id: UUID) { record(id, content, isTick: true) }
+    func withdraw(_ id: UUID) {
+        withdrawn.append(id)
+        onScreen[id] = nil
+    }
+    func announce(_ content: NotificationContent) { notices.append(content) }
+
+    private func record(_ id: UUID, _ content: NotificationContent, isTick: Bool) {
+        shown.append((id, content, isTick))
+        onScreen[id] = content
+    }
+
+    /// A person pressing the button labelled `label` on alarm `id`'s notification.
+    func press(_ label: String, on id: UUID) throws {
+        let content = try #require(onScreen[id], "no notification on screen for \(id)")
+        let action = try #require(content.actions.first { $0.label == label }, "no “\(label)” among \(content.actions.map(\.label))")
+        onAction(id, action.key)
+    }
+}
+
+/// What rang and what was silenced.
+final class RecordingSounds: AlarmSounds {
+    private(set) var ringingAlarms: [UUID] = []
+    private(set) var rings: [(id: UUID, ring: AlarmRing)] = []
+    private(set) var silenced: [UUID] = []
+    var soundProblem: String?
+    var onSoundProblemChange: () -> Void = {}
+
+    func ring(_ id: UUID, _ ring: AlarmRing) {
+        guard !ringingAlarms.contains(id) else { return }
+        ringingAlarms.append(id)
+        rings.append((id, ring))
+    }
+
+    func silence(_ id: UUID) {
+        silenced.append(id)
+        ringingAlarms.removeAll { $0 == id }
+    }
+}
+
+/// Hooks the agent would have run.
+final class RecordingHooks: AlarmHooksRunning {
+    private(set) var runs: [(command: String, event: HookEvent, alarm: UUID, fireTime: Date?)] = []
+    func run(_ command: String, event: HookEvent, alarm: Alarm, fireTime: Date?) {
+        runs.append((command, event, alarm.id, fireTime))
+    }
+}
+
+/// Signals the agent sent.
+final class RecordingSignals: AgentSignals {
+    private(set) var events: [AlarmEvent] = []
+    private(set) var authorizations: [(app: String, state: AuthorizationState)] = []
+    func announce(_ event: AlarmEvent) { events.append(event) }
+    func announceAuthorization(_ state: AuthorizationState, of app: String) { authorizations.append((app, state)) }
+    func watch(from sender: String) {}
+    func forget(_ sender: String) {}
+    func open() {}
+
+    /// The kinds of the events about alarm `id`, in order.
+    func kinds(of id: UUID) -> [AlarmEvent.Kind] { events.filter { $0.alarm.id == id }.map(\.kind) }
+}
+
+/// A timer that remembers what it was armed for.
+final class RecordingTimer: InstantTimer {
+    private(set) var armed: [Date?] = []
+    /// What it is armed for now.
+    var next: Date? { armed.last ?? nil }
+    func arm(at date: Date?) { armed.append(date) }
+}
+
+/// A notification server that answers at once.
+final class QuietServer: NotificationServerWatch {
+    var server: NotificationServerMonitor.Server? = .init(name: "test", vendor: "Tocsin", version: "1", capabilities: ["actions", "body-markup"])
+    var doNotDisturb: NotificationServerMonitor.DoNotDisturb = .off
+    var onChange: () -> Void = {}
+    func refresh(then completion: @escaping () -> Void) { completion() }
+}
+
+/// Log lines, kept.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
+    }
+    var log: AgentLog {
+        AgentLog { [self] line in
+            lock.lock()
+            lines.append(line)
+            lock.unlock()
+        }
+    }
+}

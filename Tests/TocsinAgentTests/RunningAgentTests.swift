@@ -1,0 +1,223 @@
+import CGLib
+import Foundation
+import Testing
+import TocsinCore
+@testable import TocsinAgent
+
+/// The whole agent, in-process: a RunningAgent with recording parts and a clock moved by hand.
+/// The planner decides, the agent carries out, the parts record — so what a user would get is
+/// checked here without a bus, a desktop or a wait, and the integration tests check the real parts.
+@Suite(.serialized) struct RunningAgentTests {
+    static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+
+    final class Fixture {
+        let clock = ManualClock(RunningAgentTests.t0)
+        let notifications = RecordingNotifications()
+        let sounds = RecordingSounds()
+        let hooks: AlarmHooksRunning
+        let recordedHooks = RecordingHooks()
+        let signals = RecordingSignals()
+        let deadline = RecordingTimer()
+        let wake = RecordingTimer()
+        let logLines = LogLines()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-running-\(UUID())")
+        let agent: RunningAgent
+
+        /// A started agent in zone `zone`; `hooks`, given the agent's log, makes a hook runner in
+        /// place of the recording one.
+        init(zone: TimeZoneRules = .utc, hooks: ((AgentLog) -> AlarmHooksRunning)? = nil) throws {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            self.hooks = hooks?(logLines.log) ?? recordedHooks
+            var configuration = AgentConfiguration(stateDirectory: directory, log: logLines.log)
+            configuration.alarmsPerApplication = 100
+            agent = RunningAgent(
+                configuration: configuration, store: AlarmPersistence(directory: directory), book: AlarmBook(timeZone: zone),
+                authorizations: AppAuthorizations(), authorizationStore: nil,
+                parts: RunningAgent.Parts(
+                    clock: clock, notifications: notifications, sounds: sounds, hooks: self.hooks, signals: signals,
+                    deadline: deadline, wake: wake, wakeAvailability: .available, server: QuietServer(),
+                    callers: CallerIdentifier(credentials: { _ in nil })))
+            agent.start(in: zone)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: directory) }
+
+        /// Schedules `request` as the command line would; returns the id.
+        @discardableResult
+        func schedule(_ request: AlarmRequest) throws -> UUID {
+            try agent.commit { book, now throws(AlarmError) in try book.schedule(request, now: now) }.alarm.id
+        }
+
+        /// Performs `intent` on `id` as a client would.
+        func perform(_ intent: AlarmIntent, on id: UUID) throws {
+            try agent.commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
+        }
+
+        /// Moves the clock to `seconds` after t0 and lets the agent wake as its timer would.
+        func advance(to seconds: TimeInterval) {
+            clock.now = RunningAgentTests.t0.addingTimeInterval(seconds)
+            agent.letTimePass()
+        }
+
+        /// Lets the agent wake at every instant it arms its timer for, up to `seconds` after t0
+        /// (each whole second while a countdown shows): what a running agent does.
+        func run(until seconds: TimeInterval) {
+            let end = RunningAgentTests.t0.addingTimeInterval(seconds)
+            while let next = deadline.next, next <= end {
+                clock.now = max(clock.now, next)
+                agent.letTimePass()
+            }
+            clock.now = end
+            agent.letTimePass()
+        }
+
+        func at(_ seconds: TimeInterval) -> Date { RunningAgentTests.t0.addingTimeInterval(seconds) }
+    }
+
+    @Test func aTimerCountsDownEverySecondThenRingsWithItsHook() throws {
+        let fixture = try Fixture()
+        let id = try fixture.schedule(AlarmRequest(title: "Tea", duration: 5, hooks: AlarmHooks([.fire: "echo tea"])))
+        #expect(fixture.notifications.onScreen[id]?.body.hasPrefix("0:05 remaining") == true)
+        #expect(fixture.deadline.next == fixture.at(1), "the next whole second, for the countdown")
+        fixture.run(until: 4.5)
+        let ticks = fixture.notifications.shown.filter { $0.id == id && $0.isTick }.map { $0.content.body.prefix(4) }
+        #expect(ticks == ["0:04", "0:03", "0:02", "0:01"], "\(ticks)")
+        #expect(fixture.sounds.rings.isEmpty)
+        fixture.run(until: 5)
+        #expect(fixture.sounds.ringingAlarms == [id])
+        #expect(fixture.signals.kinds(of: id) == [.scheduled, .fired])
+        #expect(fixture.notifications.onScreen[id]?.urgency == .critical)
+        #expect(fixture.recordedHooks.runs.map(\.command) == ["echo tea"])
+        #expect(fixture.recordedHooks.runs.first?.fireTime == fixture.at(5))
+        // Ringing: no more per-second wake-ups, only the ring limit.
+        #expect(fixture.deadline.next == fixture.at(5 + 600))
+        try fixture.notifications.press("Stop", on: id)
+        #expect(fixture.sounds.ringingAlarms.isEmpty)
+        #expect(fixture.notifications.onScreen[id] == nil)
+        #expect(fixture.signals.kinds(of: id) == [.scheduled, .fired, .stopped])
+        #expect(fixture.deadline.next == nil, "nothing left to wake for")
+    }
+
+    @Test func snoozeCountsDownAgainAndRingsAgain() throws {
+        let fixture = try Fixture()
+        let id = try fixture.schedule(AlarmRequest(title: "Nap", duration: 10, snoozeDuration: 60))
+        fixture.run(until: 10)
+        try fixture.notifications.press("Snooze", on: id)
+        #expect(fixture.sounds.silenced == [id])
+        #expect(fixture.notifications.onScreen[id]?.body.hasPrefix("1:00 remaining") == true, "\(String(describing: fixture.notifications.onScreen[id]))")
+        fixture.run(until: 69.5)
+        #expect(fixture.sounds.rings.count == 1)
+        fixture.run(until: 70)
+        #expect(fixture.sounds.rings.count == 2)
+        #expect(fixture.signals.kinds(of: id) == [.scheduled, .fired, .snoozed, .fired])
+    }
+
+    @Test func pausedKeepsItsRemainingTimeAndCostsNoWakeUps() throws {
+        let fixture = try Fixture()
+        let id = try fixture.schedule(AlarmRequest(title: "Bread", duration: 60))
+        fixture.run(until: 20)
+        try fixture.notifications.press("Pause", on: id)
+        #expect(fixture.notifications.onScreen[id]?.actions.map(\.label).contains("Resume") == true)
+        #expect(fixture.deadline.next == nil, "a paused countdown needs no wake-up")
+        fixture.advance(to: 500)
+        #expect(fixture.sounds.rings.isEmpty)
+        try fixture.notifications.press("Resume", on: id)
+        #expect(fixture.notifications.onScreen[id]?.body.hasPrefix("0:40 remaining") == true)
+        fixture.run(until: 539.5)
+        #expect(fixture.sounds.rings.isEmpty)
+        fixture.run(until: 540)
+        #expect(fixture.sounds.ringingAlarms == [id])
+    }
+
+    @Test func aRingNobodyAnswersEndsAtItsLimitWithANotice() throws {
+        let fixture = try Fixture()
+        let id = try fixture.schedule(AlarmRequest(title: "Oven", duration: 1, ringLimit: 30))
+        fixture.run(until: 1)
+        #expect(fixture.sounds.ringingAlarms == [id])
+        fixture.run(until: 31)
+        #expect(fixture.sounds.ringingAlarms.isEmpty)
+        #expect(fixture.signals.kinds(of: id) == [.scheduled, .fired, .unacknowledged])
+        #expect(fixture.notifications.notices.map(\.summary) == ["Not acknowledged: Oven"])
+        #expect(fixture.notifications.onScreen[id] == nil)
+    }
+
+    @Test func anAlarmDueWhileTheMachineSleptBeyondItsLateLimitIsMissedNotRung() throws {
+        let fixture = try Fixture()
+        let id = try fixture.schedule(AlarmRequest(kind: .alarm, schedule: .fixed(fixture.at(100)), title: "Meeting", duration: 0, lateLimit: 60))
+        #expect(fixture.wake.next == fixture.at(100), "a suspended machine wakes for an alarm")
+        // The machine slept through it: the agent wakes 300 s late.
+        fixture.advance(to: 400)
+        #expect(fixture.sounds.rings.isEmpty)
+        #expect(fixture.signals.kinds(of: id) == [.scheduled, .missed])
+        #expect(fixture.notifications.notices.first?.summary.hasPrefix("Missed: Meeting") == true)
+        #expect(fixture.logLines.all.contains { $0.contains("“Meeting” was missed") })
+    }
+
+    @Test func aLocalTimeFollowsTheZoneAndAnInstantDoesNot() throws {
+        let fixture = try Fixture()
+        // 2027-01-15 08:00 UTC is t0: a daily 09:00 in UTC is an hour away.
+        let local = try fixture.schedule(AlarmRequest(kind: .alarm, schedule: .timeOfDay(try TimeOfDay(hour: 9), weekdays: Weekday.everyDay), title: "Local", duration: 0))
+        let fixed = try fixture.schedule(AlarmRequest(kind: .alarm, schedule: .fixed(fixture.at(7200)), title: "Fixed", duration: 0))
+        #expect(fixture.deadline.next == fixture.at(3600))
+        let tokyo = try #require(TimeZoneRules(identifier: "Asia/Tokyo"))
+        fixture.agent.adopt(timeZone: tokyo)
+        // It is 17:00 in Tokyo (UTC+9): today's 09:00 is over, the next is 00:00 UTC tomorrow, 16 h after t0.
+        #expect(fixture.signals.kinds(of: local) == [.scheduled, .rescheduled])
+        #expect(fixture.signals.kinds(of: fixed) == [.scheduled])
+        #expect(fixture.agent.book[local]?.fireDate == fixture.at(16 * 3600))
+        #expect(fixture.deadline.next == fixture.at(7200))
+    }
+
+    @Test func aClockSetForwardMovesTimersButNotAlarms() throws {
+        let fixture = try Fixture()
+        let timer = try fixture.schedule(AlarmRequest(title: "Timer", duration: 600))
+        let alarm = try fixture.schedule(AlarmRequest(kind: .alarm, schedule: .fixed(fixture.at(3600)), title: "Alarm", duration: 0))
+        fixture.run(until: 10)
+        // Someone sets the clock 30 s ahead.
+        fixture.clock.now = fixture.clock.now.addingTimeInterval(30)
+        fixture.agent.clockWasSet(by: 30)
+        #expect(fixture.agent.book[timer]?.fireDate == fixture.at(630))
+        #expect(fixture.agent.book[alarm]?.fireDate == fixture.at(3600))
+        #expect(fixture.sounds.rings.isEmpty)
+        #expect(fixture.notifications.onScreen[timer]?.body.hasPrefix("9:50 remaining") == true, "\(String(describing: fixture.notifications.onScreen[timer]?.body))")
+    }
+
+    @Test func twoAlarmsRingAtOnceAndStopOneByOne() throws {
+        let fixture = try Fixture()
+        let first = try fixture.schedule(AlarmRequest(title: "One", duration: 3))
+        let second = try fixture.schedule(AlarmRequest(title: "Two", duration: 3))
+        fixture.run(until: 3)
+        #expect(Set(fixture.sounds.ringingAlarms) == [first, second])
+        try fixture.perform(.stop, on: first)
+        #expect(fixture.sounds.ringingAlarms == [second])
+        #expect(fixture.notifications.onScreen[second]?.urgency == .critical)
+        try fixture.notifications.press("Stop", on: second)
+        #expect(fixture.sounds.ringingAlarms.isEmpty)
+    }
+
+    @Test func anIntentInTheWrongStateIsRefusedAndChangesNothing() throws {
+        let fixture = try Fixture()
+        let id = try fixture.schedule(AlarmRequest(title: "Tea", duration: 60))
+        let before = fixture.signals.events.count
+        #expect(throws: ServiceError.self) { try fixture.perform(.stop, on: id) }
+        #expect(fixture.signals.events.count == before)
+        #expect(fixture.agent.book[id]?.state.name == .countdown)
+    }
+
+    @Test func aHookThatNeverEndsIsKilledAndTheAgentGoesOn() throws {
+        // The real runner with a short limit: its child watch and timer run on the default context.
+        let fixture = try Fixture(hooks: { log in HookRunner(log: log, timeLimit: 0.3) })
+        let id = try fixture.schedule(AlarmRequest(title: "Forever", duration: 1, hooks: AlarmHooks([.fire: "exec sleep 30"])))
+        fixture.run(until: 1)
+        #expect(fixture.sounds.ringingAlarms == [id])
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline, !fixture.logLines.all.contains(where: { $0.contains("ran longer than") }) {
+            while g_main_context_iteration(nil, 0) != 0 {}
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(fixture.logLines.all.contains { $0.contains("The fire hook of “Forever” ran longer than") && $0.contains("was killed") }, "\(fixture.logLines.all)")
+        // The agent still answers and acts.
+        try fixture.notifications.press("Stop", on: id)
+        #expect(fixture.sounds.ringingAlarms.isEmpty)
+    }
+}
