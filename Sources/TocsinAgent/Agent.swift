@@ -153,13 +153,13 @@ public final class Agent {
         case .empty, .loaded, .migrated:
             // Only once the saved alarms were read: with a state file set aside or unreadable, the
             // copies belong to alarms that may yet come back.
-            let discarded = soundCopies.discardCopies(notAmong: book.alarms.lazy.map(\.sound))
+            let discarded = soundCopies.discardCopies(notAmong: book.unorderedAlarms.lazy.map(\.sound))
             if discarded > 0 { log.info("Deleted \(discarded) copied sound file(s) that no alarm rings any more.") }
         case .setAside, .unusable:
             break
         }
         // Apps' alarms saved before Tocsin recorded where apps run: their hooks could come from a sandbox.
-        let unknownOrigin = book.alarms.filter { !$0.hooks.isEmpty && !$0.mayRunHooks }
+        let unknownOrigin = book.unorderedAlarms.filter { !$0.hooks.isEmpty && !$0.mayRunHooks }
         if !unknownOrigin.isEmpty {
             log.warning("\(unknownOrigin.count) alarm(s) of applications were saved before Tocsin recorded whether the application runs in a sandbox; their hooks will not run (the application can schedule them again): \(unknownOrigin.map { "“\($0.title)” of \($0.owner)" }.joined(separator: ", ")).")
         }

@@ -51,6 +51,10 @@ public struct AlarmBook: Sendable, Equatable {
         alarmsByID.values.sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id < $1.id }
     }
 
+    /// Every alarm, in no particular order: for a look at all of them that needs no order
+    /// (`alarms` sorts, which costs several milliseconds at 10,000 alarms).
+    public var unorderedAlarms: some Collection<Alarm> { alarmsByID.values }
+
     /// The alarms counting down, in no particular order (cheaper than `alarms` for per-second work).
     public var countingDown: [Alarm] {
         countingDownIDs.compactMap { alarmsByID[$0] }

@@ -115,11 +115,12 @@ public struct AgentPlanner: Sendable {
         return [.show(alarm.id, content, isTick: isTick)]
     }
 
-    /// What a restart shows: every alarm as it is (those time changed while the agent was away
-    /// excepted, which their events show), and what was ringing rings again.
+    /// What a restart shows: every alarm with a live activity as it is (those time changed while
+    /// the agent was away excepted, which their events show), and what was ringing rings again.
+    /// Alarms waiting for their time show nothing, and nothing is on screen yet to take away.
     public mutating func resume(_ alarms: [Alarm], except changed: Set<UUID>, now: Date) -> [AgentEffect] {
         var effects: [AgentEffect] = []
-        for alarm in alarms where !changed.contains(alarm.id) {
+        for alarm in alarms where !changed.contains(alarm.id) && alarm.state.name != .scheduled {
             effects += present(alarm, now: now)
             if case .alerting = alarm.state { effects.append(.ring(alarm.id, AlarmRing(of: alarm, now: now))) }
         }
