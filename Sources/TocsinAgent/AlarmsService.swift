@@ -2,13 +2,12 @@ import CGLib
 import GLibSupport
 import TocsinCore
 
-/// What the D-Bus service asks of the agent: one call per method, answered with the reply's
-/// arguments or an error.
+/// What the D-Bus service asks of the agent: one typed call at a time, answered with a typed
+/// reply or an error. No GVariant reaches it: the service decodes and encodes.
 protocol AlarmsServiceHandler: AnyObject {
-    /// Handles `method` called with `arguments` (the `(…)` tuple of its in-arguments) by `sender`,
-    /// and calls `reply` exactly once — at once, or later when the answer has to wait (for the
-    /// user to allow an application). The reply is the reply tuple (or `nil`), or the error.
-    func handle(_ method: AlarmsMethod, arguments: OpaquePointer, sender: String, reply: @escaping (Result<OpaquePointer?, ServiceError>) -> Void)
+    /// Handles `call` from the bus connection `sender`, and calls `reply` exactly once — at once,
+    /// or later when the answer has to wait (for the user to allow an application).
+    func handle(_ call: AlarmsCall, from sender: String, reply: @escaping (Result<AlarmsReply, ServiceError>) -> Void)
 }
 
 /// An error sent back to a D-Bus caller: a name under `io.github.tocsin.Error.` and a sentence.
@@ -198,18 +197,52 @@ final class AlarmsService {
             g_dbus_method_invocation_return_dbus_error(invocation, AlarmsErrorName.invalidState.dbusName, "The agent is still starting; try again in a moment.")
             return
         }
+        let call: AlarmsCall
+        do throws(AlarmInputError) {
+            let count = g_variant_n_children(parameters)
+            call = try AlarmsCall(method, arguments: (0..<count).map { index in
+                let child = g_variant_get_child_value(parameters, index)!
+                defer { g_variant_unref(child) }
+                return Variant.wireValue(child)
+            })
+        } catch {
+            g_dbus_method_invocation_return_dbus_error(invocation, AlarmsErrorName.invalidArgument.dbusName, error.message)
+            return
+        }
         // The invocation is kept until the handler replies, which may be later (GDBus frees it
         // when a reply is returned, so no unref follows the return calls).
         var replied = false
-        handler.handle(method, arguments: parameters, sender: sender) { result in
+        handler.handle(call, from: sender) { result in
             guard !replied else { return }
             replied = true
             switch result {
             case .success(let reply):
-                g_dbus_method_invocation_return_value(invocation, reply)
+                g_dbus_method_invocation_return_value(invocation, Self.encode(reply))
             case .failure(let error):
                 g_dbus_method_invocation_return_dbus_error(invocation, error.name.dbusName, error.message)
             }
+        }
+    }
+
+    /// The out-arguments of `reply`: a tuple matching its method's signature, or `nil` for none.
+    private static func encode(_ reply: AlarmsReply) -> OpaquePointer? {
+        switch reply {
+        case .nothing:
+            return nil
+        case .id(let id):
+            return Variant.tuple([g_variant_new_string(id.uuidString.lowercased())])
+        case .alarms(let alarms):
+            return Variant.tuple([Variant.make(dictionariesOf: alarms, AlarmWireFormat.encode)])
+        case .alarm(let alarm):
+            return Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(alarm))])
+        case .status(let status):
+            return Variant.tuple([Variant.make(dictionary: status)])
+        case .authorization(let state):
+            return Variant.tuple([g_variant_new_string(state.rawValue)])
+        case .authorizations(let states):
+            return Variant.tuple([Variant.make(.stringMap(states.mapValues(\.rawValue)))])
+        case .applications(let applications):
+            return Variant.tuple([Variant.make(dictionaries: applications)])
         }
     }
 }

@@ -1,6 +1,4 @@
-import CGLib
 import FoundationEssentials
-import GLibSupport
 import TocsinCore
 
 // The D-Bus methods of io.github.tocsin.Alarms1, as the agent answers them: who is calling,
@@ -10,12 +8,12 @@ extension RunningAgent: AlarmsServiceHandler {
     /// A `List` reply of at least this many alarms leaves enough freed heap to be worth trimming.
     static let largeReply = 500
 
-    func handle(_ method: AlarmsMethod, arguments: OpaquePointer, sender: String, reply: @escaping (Result<OpaquePointer?, ServiceError>) -> Void) {
+    func handle(_ call: AlarmsCall, from sender: String, reply: @escaping (Result<AlarmsReply, ServiceError>) -> Void) {
         do {
             let caller = try callers.identify(sender)
-            switch method {
-            case .schedule:
-                let request = try scheduleRequest(in: arguments, from: caller)
+            switch call {
+            case .schedule(let request):
+                try check(request, from: caller)
                 if !caller.isCommandLine { authorizationDesk.note(caller.confinement, for: caller.appID) }
                 // Scheduling waits for the user's consent the first time an application asks.
                 authorizationDesk.resolve(caller.appID, confinement: caller.confinement) { [unowned self] state in
@@ -25,7 +23,7 @@ extension RunningAgent: AlarmsServiceHandler {
                     // A sandboxed app's sound file is copied only once the user allowed the app.
                     keepSound(of: request, for: caller) { [unowned self] prepared in
                         do throws(ServiceError) {
-                            try schedule(try prepared.get(), for: caller) { reply(.success($0)) }
+                            try schedule(try prepared.get(), for: caller) { reply(.success(.id($0))) }
                         } catch {
                             if case .success(let request) = prepared { soundCopies.discard(request.sound) }
                             reply(.failure(error))
@@ -35,52 +33,49 @@ extension RunningAgent: AlarmsServiceHandler {
             case .requestAuthorization:
                 if !caller.isCommandLine { authorizationDesk.note(caller.confinement, for: caller.appID) }
                 authorizationDesk.resolve(caller.appID, confinement: caller.confinement) { state in
-                    reply(.success(Variant.tuple([g_variant_new_string(state.rawValue)])))
+                    reply(.success(.authorization(state)))
                 }
             default:
-                reply(.success(try answer(method, arguments: arguments, sender: sender, caller: caller)))
+                reply(.success(try answer(call, from: sender, caller: caller)))
             }
         } catch {
             reply(.failure(error))
         }
     }
 
-    /// The methods that answer at once.
-    private func answer(_ method: AlarmsMethod, arguments: OpaquePointer, sender: String, caller: Caller) throws(ServiceError) -> OpaquePointer? {
-        switch method {
+    /// The calls that answer at once.
+    private func answer(_ call: AlarmsCall, from sender: String, caller: Caller) throws(ServiceError) -> AlarmsReply {
+        switch call {
         case .schedule, .requestAuthorization:
-            preconditionFailure("answered by handle(_:arguments:sender:reply:)")
-        case .cancel: try perform(.cancel, arguments, caller: caller)
-        case .pause: try perform(.pause, arguments, caller: caller)
-        case .resume: try perform(.resume, arguments, caller: caller)
-        case .stop: try perform(.stop, arguments, caller: caller)
-        case .countdown: try perform(.countdown, arguments, caller: caller)
-        case .secondary: try perform(.secondary, arguments, caller: caller)
+            preconditionFailure("answered by handle(_:from:reply:)")
+        case .intent(let intent, let id):
+            let alarm = try ownAlarm(id, caller: caller)
+            try commit { book, now throws(AlarmError) in try book.perform(intent, on: alarm.id, now: now) }
+            return .nothing
         case .list:
-            let visible = book.alarms.lazy.filter { caller.isCommandLine || $0.owner == caller.appID }
-            let replyCount = caller.isCommandLine ? book.count : book.alarmCount(ownedBy: caller.appID)
-            if replyCount >= Self.largeReply { memory.returnFreedMemorySoon() }
-            return Variant.tuple([Variant.make(dictionariesOf: visible, AlarmWireFormat.encode)])
-        case .get:
-            let alarm = try ownAlarm(try alarmID(in: arguments), caller: caller)
-            return Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(alarm))])
+            let visible = caller.isCommandLine ? book.alarms : book.alarms.filter { $0.owner == caller.appID }
+            if visible.count >= Self.largeReply { memory.returnFreedMemorySoon() }
+            return .alarms(visible)
+        case .get(let id):
+            return .alarm(try ownAlarm(id, caller: caller))
         case .getStatus:
-            return Variant.tuple([Variant.make(dictionary: status(for: caller))])
+            return .status(status(for: caller))
         case .watch:
             signals.watch(from: sender)
-        case .identifyApplication:
-            try callers.declare(Variant.string(in: arguments, at: 0), for: sender)
+            return .nothing
+        case .identifyApplication(let appID):
+            try callers.declare(appID, for: sender)
+            return .nothing
         case .getAuthorization:
-            return Variant.tuple([g_variant_new_string(authorizationDesk.authorizations.state(of: caller.appID).rawValue)])
+            return .authorization(authorizationDesk.authorizations.state(of: caller.appID))
         case .listAuthorizations:
             try requireCommandLine(caller, toDo: "see the applications' authorizations")
-            let answers = authorizationDesk.authorizations.answers.mapValues(\.rawValue)
-            return Variant.tuple([Variant.make(.stringMap(answers))])
+            return .authorizations(authorizationDesk.authorizations.answers)
         case .listApplications:
             try requireCommandLine(caller, toDo: "see the applications' authorizations")
             let authorizations = authorizationDesk.authorizations
             let apps = Set(authorizations.answers.keys).union(authorizations.confinements.keys).sorted()
-            return Variant.tuple([Variant.make(dictionaries: apps.map { app in
+            return .applications(apps.map { app in
                 var entry: [String: WireValue] = [
                     "app-id": .string(app),
                     "authorization": .string(authorizations.state(of: app).rawValue),
@@ -88,32 +83,26 @@ extension RunningAgent: AlarmsServiceHandler {
                 ]
                 entry["confinement"] = authorizations.confinements[app].map { .string($0.rawValue) }
                 return entry
-            })])
-        case .setAuthorization:
+            })
+        case .setAuthorization(let state, let app):
             try requireCommandLine(caller, toDo: "change an application's authorization")
-            let app: String
-            do { app = try AppAuthorizations.validatedAppID(Variant.string(in: arguments, at: 0)) } catch { throw ServiceError(.invalidArgument, error.message) }
-            let stateText = Variant.string(in: arguments, at: 1)
-            guard let state = AuthorizationState(rawValue: stateText) else {
-                throw ServiceError(.invalidArgument, "“\(AlarmInputError.quotable(stateText.prefix(32)))” is not an authorization state (notDetermined, authorized, denied).")
-            }
             guard app != AppAuthorizations.commandLineAppID else {
                 throw ServiceError(.invalidArgument, "The tocsin command line is always authorized.")
             }
             authorizationDesk.set(state, for: app)
+            return .nothing
         }
-        return nil
     }
 
     /// Schedules `request` and hands `answer` the new alarm's id as soon as it is saved, before the
     /// live activity, the signal and the hooks: the caller asked for a saved alarm, and a client
     /// scheduling many in a row need not wait for each one's effects.
-    private func schedule(_ request: AlarmRequest, for caller: Caller, answer: (OpaquePointer) -> Void) throws(ServiceError) {
+    private func schedule(_ request: AlarmRequest, for caller: Caller, answer: (UUID) -> Void) throws(ServiceError) {
         let owner = caller.isCommandLine ? nil : caller.appID
         let limit = caller.isCommandLine ? nil : configuration.alarmsPerApplication
         try commit({ book, now throws(AlarmError) in
             try book.schedule(request, id: request.id ?? UUID(), now: now, owner: owner, confinement: caller.confinement, ownerLimit: limit)
-        }, whenSaved: { event in answer(Variant.tuple([g_variant_new_string(event.alarm.id.uuidString.lowercased())])) })
+        }, whenSaved: { event in answer(event.alarm.id) })
     }
 
     /// Hands `ready` the request with a sound the agent can ring later: for a sandboxed caller's
@@ -188,38 +177,16 @@ extension RunningAgent: AlarmsServiceHandler {
         return Dictionary(uniqueKeysWithValues: status.map { ($0.key.rawValue, $0.value) })
     }
 
-    private func perform(_ intent: AlarmIntent, _ arguments: OpaquePointer, caller: Caller) throws(ServiceError) {
-        let id = try ownAlarm(try alarmID(in: arguments), caller: caller).id
-        try commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
-    }
-
-    /// The request `caller` sent, refused at once — before the user is asked about the app —
-    /// when it cannot be scheduled: malformed, hooks from a sandbox, or (outside a sandbox) a
-    /// sound the agent cannot play. A sandboxed caller's sound file is looked at in its sandbox, later.
-    private func scheduleRequest(in arguments: OpaquePointer, from caller: Caller) throws(ServiceError) -> AlarmRequest {
-        let dictionary = Variant.child(arguments, 0)
-        defer { g_variant_unref(dictionary) }
-        let request: AlarmRequest
-        do {
-            request = try AlarmWireFormat.decodeRequest(Variant.dictionary(dictionary))
-        } catch {
-            throw ServiceError(.invalidArgument, error.message)
-        }
+    /// Refuses at once — before the user is asked about the app — a request that cannot be
+    /// scheduled: hooks from a sandbox, or (outside a sandbox) a sound the agent cannot play. A
+    /// sandboxed caller's sound file is looked at in its sandbox, later.
+    private func check(_ request: AlarmRequest, from caller: Caller) throws(ServiceError) {
         if caller.isSandboxed && !request.hooks.isEmpty {
             throw ServiceError(AlarmError.hooksFromSandbox(app: caller.appID, confinement: caller.confinement))
         }
-        if case .file = request.sound, caller.isSandboxed { return request }
+        if case .file = request.sound, caller.isSandboxed { return }
         if let problem = SoundCheck.problem(with: request.sound) {
             throw ServiceError(.invalidArgument, problem)
         }
-        return request
-    }
-
-    private func alarmID(in arguments: OpaquePointer) throws(ServiceError) -> UUID {
-        let text = Variant.string(in: arguments, at: 0)
-        guard let id = UUID(uuidString: text) else {
-            throw ServiceError(.invalidArgument, "“\(AlarmInputError.quotable(text.prefix(64)))” is not an alarm id (ids look like 3f2b8c1e-0d4a-4c1e-9a57-8f1e2d3c4b5a).")
-        }
-        return id
     }
 }

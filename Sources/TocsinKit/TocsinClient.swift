@@ -46,15 +46,7 @@ public final class TocsinClient {
 
     /// Performs `intent` (pause, resume, cancel, stop, countdown, secondary) on alarm `id`.
     public func perform(_ intent: AlarmIntent, on id: UUID) throws(TocsinClientError) {
-        let method: AlarmsMethod = switch intent {
-        case .pause: .pause
-        case .resume: .resume
-        case .cancel: .cancel
-        case .stop: .stop
-        case .countdown: .countdown
-        case .secondary: .secondary
-        }
-        g_variant_unref(try call(method, Variant.tuple([g_variant_new_string(id.uuidString.lowercased())])))
+        g_variant_unref(try call(AlarmsMethod(intent), Variant.tuple([g_variant_new_string(id.uuidString.lowercased())])))
     }
 
     /// Every alarm the agent holds, oldest first.

@@ -81,7 +81,11 @@ import TocsinCore
         // 07:00 in Tokyo comes nine hours sooner than 07:00 that day in UTC.
         #expect(after["Local"] == before["Local"].map { $0 - zoneDifference }, "Local: \(String(describing: before["Local"])) → \(String(describing: after["Local"]))")
         #expect(after["Fixed"] == before["Fixed"], "a fixed instant must not move")
-        #expect(after["Tea"] == before["Tea"], "a timer must not move")
+        // A timer measures elapsed time, so it moves with every step of the wall clock (by as much):
+        // on a virtual machine whose clock is stepped by a millisecond now and then (seen here:
+        // fifteen steps in ten seconds after the VM was forked) it moves by those. A zone change
+        // would move it by hours.
+        #expect(abs((after["Tea"] ?? 0) - (before["Tea"] ?? 0)) < 0.5, "a timer must not move: \(String(describing: before["Tea"])) → \(String(describing: after["Tea"]))")
         #expect(after["Daily"] != before["Daily"], "the daily local alarm did not move")
         let status2 = try run("status", "--json")
         #expect((try JSONSerialization.jsonObject(with: Data(status2.stdout.utf8)) as? [String: Any])?["time-zone"] as? String == "Asia/Tokyo")
