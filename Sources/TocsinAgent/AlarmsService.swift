@@ -242,7 +242,7 @@ final class AlarmsService {
         case .authorizations(let states):
             return Variant.tuple([Variant.make(.stringMap(states.mapValues(\.rawValue)))])
         case .applications(let applications):
-            return Variant.tuple([Variant.make(dictionaries: applications)])
+            return Variant.tuple([Variant.make(dictionariesOf: applications, AlarmWireFormat.encode)])
         }
     }
 }

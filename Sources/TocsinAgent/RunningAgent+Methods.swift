@@ -73,17 +73,7 @@ extension RunningAgent: AlarmsServiceHandler {
             return .authorizations(authorizationDesk.authorizations.answers)
         case .listApplications:
             try requireCommandLine(caller, toDo: "see the applications' authorizations")
-            let authorizations = authorizationDesk.authorizations
-            let apps = Set(authorizations.answers.keys).union(authorizations.confinements.keys).sorted()
-            return .applications(apps.map { app in
-                var entry: [String: WireValue] = [
-                    "app-id": .string(app),
-                    "authorization": .string(authorizations.state(of: app).rawValue),
-                    "alarms": .integer(Int64(book.alarmCount(ownedBy: app))),
-                ]
-                entry["confinement"] = authorizations.confinements[app].map { .string($0.rawValue) }
-                return entry
-            })
+            return .applications(authorizationDesk.authorizations.records(alarmCount: book.alarmCount(ownedBy:)))
         case .setAuthorization(let state, let app):
             try requireCommandLine(caller, toDo: "change an application's authorization")
             guard app != AppAuthorizations.commandLineAppID else {

@@ -111,14 +111,7 @@ public final class TocsinClient {
         defer { g_variant_unref(reply) }
         let list = Variant.child(reply, 0)
         defer { g_variant_unref(list) }
-        return Variant.dictionaries(list).compactMap { entry in
-            guard case .string(let app) = entry["app-id"], case .string(let stateText) = entry["authorization"],
-                  let state = AuthorizationState(rawValue: stateText) else { return nil }
-            var confinement: AppConfinement?
-            if case .string(let text) = entry["confinement"] { confinement = AppConfinement(rawValue: text) }
-            guard case .integer(let alarmCount) = entry["alarms"] else { return nil }
-            return ApplicationRecord(appID: app, authorization: state, confinement: confinement, alarmCount: Int(alarmCount))
-        }
+        return Variant.dictionaries(list).compactMap(AlarmWireFormat.decodeApplication)
     }
 
     /// Sets `app`'s authorization (only the tocsin command line may).
@@ -270,16 +263,4 @@ private final class PresenceBoxes {
         self.appeared = appeared
         self.vanished = vanished
     }
-}
-
-/// What the agent knows of one application (`TocsinClient.applications()`).
-public struct ApplicationRecord: Sendable, Equatable {
-    /// The application's id.
-    public let appID: String
-    /// Whether it may set alarms.
-    public let authorization: AuthorizationState
-    /// Where it ran when it last asked; `nil` when not known.
-    public let confinement: AppConfinement?
-    /// How many alarms it holds.
-    public let alarmCount: Int
 }

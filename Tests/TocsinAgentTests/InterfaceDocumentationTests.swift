@@ -63,7 +63,7 @@ import TocsinCore
     }
 
     @Test(arguments: AlarmWireFormat.RequestKey.allCases.map(\.rawValue) + AlarmWireFormat.AlarmKey.allCases.map(\.rawValue)
-        + AlarmWireFormat.StatusKey.allCases.map(\.rawValue))
+        + AlarmWireFormat.StatusKey.allCases.map(\.rawValue) + AlarmWireFormat.ApplicationKey.allCases.map(\.rawValue))
     func everyDictionaryKeyIsDocumented(_ key: String) {
         #expect(Self.documentedXML.contains("\n        \(key) ") || Self.documentedXML.contains("\n    \(key) "),
                 "key \(key) has no line of its own in the XML's comments")

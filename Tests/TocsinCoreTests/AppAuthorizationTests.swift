@@ -129,4 +129,22 @@ struct AppAuthorizationTests {
         #expect(native.body.hasPrefix("It could keep up to 5 alarms"))
         #expect(native.body.contains("It is not sandboxed: like any program you run, it has your rights, and its alarms may run commands."))
     }
+
+    @Test("The applications list: every app answered or seen, sorted, and its wire dictionary read back")
+    func applicationRecords() {
+        var authorizations = AppAuthorizations()
+        authorizations.set(.denied, for: "spam")
+        _ = authorizations.note(.flatpak, for: "org.example.Sandboxed")
+        authorizations.set(.authorized, for: "org.example.Sandboxed")
+        let records = authorizations.records(alarmCount: { $0 == "org.example.Sandboxed" ? 2 : 0 })
+        #expect(records == [
+            ApplicationRecord(appID: "org.example.Sandboxed", authorization: .authorized, confinement: .flatpak, alarmCount: 2),
+            ApplicationRecord(appID: "spam", authorization: .denied, confinement: nil, alarmCount: 0),
+        ])
+        for record in records {
+            #expect(AlarmWireFormat.decodeApplication(AlarmWireFormat.encode(record)) == record)
+        }
+        #expect(AlarmWireFormat.encode(records[1])["confinement"] == nil)
+        #expect(AlarmWireFormat.decodeApplication(["app-id": .string("x")]) == nil, "without an authorization and a count")
+    }
 }

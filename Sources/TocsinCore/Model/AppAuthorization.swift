@@ -48,6 +48,14 @@ public struct AppAuthorizations: Sendable, Equatable, Codable {
     /// Every application with an answer, by id.
     public var answers: [String: AuthorizationState] { states }
 
+    /// Every application with an answer or seen asking, by id: its answer, where it ran, and
+    /// how many alarms it holds (`alarmCount`).
+    public func records(alarmCount: (String) -> Int) -> [ApplicationRecord] {
+        Set(states.keys).union(confinements.keys).sorted().map { app in
+            ApplicationRecord(appID: app, authorization: state(of: app), confinement: confinements[app], alarmCount: alarmCount(app))
+        }
+    }
+
     /// Checks that `text` can be an application id: a reverse-DNS name such as `org.example.Cook`
     /// or a program name, letters, digits, `.`, `-` and `_`, at most 255 characters.
     public static func validatedAppID(_ text: String) throws(AlarmInputError) -> String {
@@ -55,6 +63,26 @@ public struct AppAuthorizations: Sendable, Equatable, Codable {
             throw AlarmInputError("“\(AlarmInputError.quotable(text.prefix(64)))” is not an application id (letters, digits, “.”, “-”, “_”, such as org.example.Cook).")
         }
         return text
+    }
+}
+
+/// What the agent knows of one application (`ListApplications`, `tocsin auth list`).
+public struct ApplicationRecord: Sendable, Equatable {
+    /// The application's id.
+    public let appID: String
+    /// Whether it may set alarms.
+    public let authorization: AuthorizationState
+    /// Where it ran when it last asked; `nil` when not known.
+    public let confinement: AppConfinement?
+    /// How many alarms it holds.
+    public let alarmCount: Int
+
+    /// A record of `appID`.
+    public init(appID: String, authorization: AuthorizationState, confinement: AppConfinement?, alarmCount: Int) {
+        self.appID = appID
+        self.authorization = authorization
+        self.confinement = confinement
+        self.alarmCount = alarmCount
     }
 }
 

@@ -32,6 +32,37 @@ public enum AlarmWireFormat {
         case soundProblem = "sound-problem", alarmSoundInstalled = "alarm-sound-installed"
     }
 
+    /// Keys of an application's dictionary in the `ListApplications` reply.
+    public enum ApplicationKey: String, CaseIterable, Sendable {
+        case appID = "app-id", authorization, confinement, alarms
+    }
+
+    // MARK: Applications
+
+    /// The `ListApplications` dictionary of `application`.
+    public static func encode(_ application: ApplicationRecord) -> [String: WireValue] {
+        var dictionary: [String: WireValue] = [
+            ApplicationKey.appID.rawValue: .string(application.appID),
+            ApplicationKey.authorization.rawValue: .string(application.authorization.rawValue),
+            ApplicationKey.alarms.rawValue: .integer(Int64(application.alarmCount)),
+        ]
+        dictionary[ApplicationKey.confinement.rawValue] = application.confinement.map { .string($0.rawValue) }
+        return dictionary
+    }
+
+    /// Reads an application's dictionary (the client's side of `encode(_: ApplicationRecord)`);
+    /// `nil` when it lacks what a record needs. A confinement this build does not know reads as
+    /// not known.
+    public static func decodeApplication(_ dictionary: [String: WireValue]) -> ApplicationRecord? {
+        guard case .string(let app) = dictionary[ApplicationKey.appID.rawValue],
+              case .string(let stateText) = dictionary[ApplicationKey.authorization.rawValue],
+              let state = AuthorizationState(rawValue: stateText),
+              case .integer(let alarmCount) = dictionary[ApplicationKey.alarms.rawValue] else { return nil }
+        var confinement: AppConfinement?
+        if case .string(let text) = dictionary[ApplicationKey.confinement.rawValue] { confinement = AppConfinement(rawValue: text) }
+        return ApplicationRecord(appID: app, authorization: state, confinement: confinement, alarmCount: Int(alarmCount))
+    }
+
     // MARK: Requests
 
     /// The dictionary a client sends to `Schedule` for `request`.

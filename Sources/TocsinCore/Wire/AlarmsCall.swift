@@ -94,8 +94,8 @@ public enum AlarmsReply: Sendable, Equatable {
     case authorization(AuthorizationState)
     /// `ListAuthorizations`.
     case authorizations([String: AuthorizationState])
-    /// `ListApplications`: one dictionary per application.
-    case applications([[String: WireValue]])
+    /// `ListApplications`.
+    case applications([ApplicationRecord])
 }
 
 extension AlarmsMethod {
