@@ -85,7 +85,8 @@ public final class Agent {
     /// Runs once the bus name is ours: only then can no other agent be ringing the same alarms.
     private func becomeReady() {
         let store = AlarmPersistence(directory: configuration.stateDirectory)
-        let book = loadAlarms(from: store)
+        let soundCopies = SandboxedSoundCopies(stateDirectory: configuration.stateDirectory)
+        let book = loadAlarms(from: store, soundCopies: soundCopies)
         let authorizationStore = AuthorizationStore(directory: configuration.stateDirectory)
         let (authorizations, problem) = authorizationStore.load()
         if let problem { log.warning(problem) }
@@ -104,7 +105,7 @@ public final class Agent {
         }
         let running = RunningAgent(
             configuration: configuration, store: store, book: book, authorizations: authorizations,
-            authorizationStore: authorizationStore,
+            authorizationStore: authorizationStore, soundCopies: soundCopies,
             parts: RunningAgent.Parts(
                 clock: SystemClock(), notifications: NotificationPresenter(appName: "Tocsin", log: log), sounds: ringer,
                 hooks: HookRunner(log: log, timeLimit: configuration.hookTimeLimit), signals: AudienceSignals(audience: audience),
@@ -130,9 +131,9 @@ public final class Agent {
         log.info("Ready on the session bus as \(AlarmsInterface.busName), holding \(running.book.count) alarm(s); state in \(store.fileURL.path).")
     }
 
-    /// The saved alarms, and what the log should say of them.
-    private func loadAlarms(from store: AlarmPersistence) -> AlarmBook {
-        let soundCopies = SandboxedSoundCopies(directory: configuration.stateDirectory.appendingPathComponent("sounds"))
+    /// The saved alarms, and what the log should say of them; the copies in `soundCopies` no
+    /// saved alarm rings go.
+    private func loadAlarms(from store: AlarmPersistence, soundCopies: SandboxedSoundCopies) -> AlarmBook {
         let loaded = store.load(now: Date())
         if let note = loaded.journalNote { log.warning(note) }
         var book = AlarmBook()

@@ -100,7 +100,7 @@ extension RunningAgent: AlarmsServiceHandler {
     /// budget); anything else as it is.
     private func keepSound(of request: AlarmRequest, for caller: Caller, ready: @escaping (Result<AlarmRequest, ServiceError>) -> Void) {
         guard case .file(let path) = request.sound, let files = caller.files else { return ready(.success(request)) }
-        let used = soundCopies.bytesUsed(by: book.alarms.lazy.filter { $0.owner == caller.appID }.map(\.sound))
+        let used = soundCopies.bytesUsed(by: book.unorderedAlarms.lazy.filter { $0.owner == caller.appID }.map(\.sound))
         let budget = SandboxedSoundCopies.applicationBudget - used
         guard budget > 0 else {
             return ready(.failure(ServiceError(.limitReached, "The sound files of “\(caller.appID)”'s alarms already take \(SandboxedSoundCopies.applicationBudget / (1024 * 1024)) MiB, the most an application's may; cancel some of its alarms or ring a theme sound.")))

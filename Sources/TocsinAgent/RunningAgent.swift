@@ -48,9 +48,10 @@ final class RunningAgent {
     let memory = MemoryReturner()
 
     /// A running agent with `book` (as loaded), the answers in `authorizations` (saved with
-    /// `authorizationStore`) and `parts`. Nothing happens before `start(in:)`.
+    /// `authorizationStore`), the sound copies in `soundCopies` and `parts`. Nothing happens
+    /// before `start(in:)`.
     init(configuration: AgentConfiguration, store: AlarmPersistence, book: AlarmBook, authorizations: AppAuthorizations,
-         authorizationStore: AuthorizationStore?, parts: Parts) {
+         authorizationStore: AuthorizationStore?, soundCopies: SandboxedSoundCopies, parts: Parts) {
         self.configuration = configuration
         self.store = store
         self.book = book
@@ -64,7 +65,7 @@ final class RunningAgent {
         wakeAvailability = parts.wakeAvailability
         server = parts.server
         callers = parts.callers
-        soundCopies = SandboxedSoundCopies(directory: configuration.stateDirectory.appendingPathComponent("sounds"))
+        self.soundCopies = soundCopies
         planner = AgentPlanner(contentWriter: NotificationContentWriter(timeZone: book.timeZone))
         authorizationDesk = AuthorizationDesk(authorizations: authorizations, presenter: parts.notifications, log: configuration.log,
                                               alarmLimit: configuration.alarmsPerApplication)

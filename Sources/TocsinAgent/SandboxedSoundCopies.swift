@@ -34,6 +34,11 @@ final class SandboxedSoundCopies: @unchecked Sendable {
         self.directory = directory
     }
 
+    /// The copies of an agent keeping its state in `stateDirectory`: its `sounds/`.
+    convenience init(stateDirectory: URL) {
+        self.init(directory: stateDirectory.appendingPathComponent("sounds"))
+    }
+
     /// Whether `path` is one of the copies (and so the agent's to delete with its alarm).
     func isCopy(_ path: String) -> Bool {
         path.hasPrefix(directory.path + "/") && !path.dropFirst(directory.path.count + 1).contains("/")

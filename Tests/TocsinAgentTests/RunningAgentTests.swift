@@ -32,7 +32,7 @@ import TocsinCore
             configuration.alarmsPerApplication = 100
             agent = RunningAgent(
                 configuration: configuration, store: AlarmPersistence(directory: directory), book: AlarmBook(timeZone: zone),
-                authorizations: AppAuthorizations(), authorizationStore: nil,
+                authorizations: AppAuthorizations(), authorizationStore: nil, soundCopies: SandboxedSoundCopies(stateDirectory: directory),
                 parts: RunningAgent.Parts(
                     clock: clock, notifications: notifications, sounds: sounds, hooks: self.hooks, signals: signals,
                     deadline: deadline, wake: wake, wakeAvailability: .available, server: QuietServer(),
