@@ -274,8 +274,9 @@ final class RunningAgent {
 
     private func notificationDismissed(_ id: UUID) {
         guard let alarm = book[id] else { return }
-        carryOut(planner.dismissed(alarm, now: clock.now))
+        let now = clock.now
+        carryOut(planner.dismissed(alarm, now: now))
         // A closed countdown needs no more per-second updates.
-        carryOut(planner.arm(book, now: clock.now))
+        carryOut(planner.arm(book, now: now))
     }
 }
