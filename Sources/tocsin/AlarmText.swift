@@ -7,7 +7,7 @@ enum AlarmText {
 
     /// The first eight characters of an id: enough to tell alarms apart, and accepted as a prefix.
     static func shortID(_ id: UUID) -> String {
-        String(id.uuidString.lowercased().prefix(8))
+        String(id.hexText.prefix(8))
     }
 
     /// What the alarm is doing at `now`, in a few words ("2:59 left, rings 14:03", "ringing since 14:03").

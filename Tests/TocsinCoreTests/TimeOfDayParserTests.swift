@@ -72,6 +72,43 @@ struct TimeOfDayParserTests {
 
     // MARK: Dates
 
+    /// "HH:MM" and "YYYY-MM-DD", as the agent writes them, are read by a shortcut; with a space
+    /// around them they take the general path. Both must agree everywhere.
+    @Test("The exact HH:MM form reads as the general parse reads it, for every minute of the day")
+    func exactTimesAgreeWithTheGeneralParse() throws {
+        for hour in 0..<24 {
+            for minute in 0..<60 {
+                let text = "\(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute)"
+                let exact = try TimeOfDayParser.parse(text)
+                #expect(exact == (try TimeOfDayParser.parse(" \(text)")), "\(text)")
+                #expect(exact == (try TimeOfDay(hour: hour, minute: minute)))
+            }
+        }
+        for text in ["24:00", "07:60", "99:99"] {
+            let exact = try #require(throws: AlarmInputError.self) { try TimeOfDayParser.parse(text) }
+            let general = try #require(throws: AlarmInputError.self) { try TimeOfDayParser.parse(" \(text)") }
+            #expect(exact.message == general.message)
+        }
+    }
+
+    @Test("The exact YYYY-MM-DD form reads as the general parse reads it, for every day of four years")
+    func exactDatesAgreeWithTheGeneralParse() throws {
+        for year in [1999, 2000, 2027, 2028] {
+            for month in 1...12 {
+                for day in 1...31 {
+                    let text = "\(year)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
+                    let exact = Result { () throws(AlarmInputError) in try TimeOfDayParser.parseDate(text) }
+                    let general = Result { () throws(AlarmInputError) in try TimeOfDayParser.parseDate(" \(text) ") }
+                    switch (exact, general) {
+                    case (.success(let one), .success(let other)): #expect(one == other, "\(text)")
+                    case (.failure(let one), .failure(let other)): #expect(one.message == other.message.replacingOccurrences(of: " \(text) ", with: text), "\(text)")
+                    default: Issue.record("\(text): \(exact) but \(general) with spaces")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("Good dates", arguments: [
         ("2026-12-01", 2026, 12, 1), ("2028-02-29", 2028, 2, 29), ("2000-02-29", 2000, 2, 29), (" 2026-01-31 ", 2026, 1, 31),
         ("0001-01-01", 1, 1, 1), ("9999-12-31", 9999, 12, 31), ("2011-12-30", 2011, 12, 30),

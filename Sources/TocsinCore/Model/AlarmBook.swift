@@ -48,7 +48,7 @@ public struct AlarmBook: Sendable, Equatable {
 
     /// All alarms, oldest first (then by id, so the order is stable).
     public var alarms: [Alarm] {
-        alarmsByID.values.sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id < $1.id }
+        alarmsByID.values(sortedBy: { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id < $1.id })
     }
 
     /// Every alarm, in no particular order: for a look at all of them that needs no order
