@@ -66,7 +66,7 @@ let package = Package(
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLib", "TocsinCore"]),
         .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLib", "BusTestSupport", "HeadlessSession"]),
         .testTarget(name: "HeadlessSessionTests", dependencies: ["HeadlessSession"]),
-        .testTarget(name: "TocsinKitTests", dependencies: ["TocsinKit", "HeadlessSession", "TocsinCore"]),
+        .testTarget(name: "TocsinKitTests", dependencies: ["TocsinKit", "HeadlessSession", "TocsinCore", "BusTestSupport", "GLibSupport", "CGLib"]),
         .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "BusTestSupport", "GLibSupport", "CGLib", "TocsinCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -44,6 +44,20 @@ public enum Variant {
         }
     }
 
+    /// A new floating `ay` holding `bytes`.
+    public static func byteArray(_ bytes: [UInt8]) -> OpaquePointer {
+        bytes.withUnsafeBytes { buffer in
+            g_variant_new_fixed_array(type("y"), buffer.baseAddress, gsize(buffer.count), 1)
+        }
+    }
+
+    /// The bytes of an `ay` variant.
+    public static func bytes(ofByteArray variant: OpaquePointer) -> [UInt8] {
+        var count: gsize = 0
+        guard let start = g_variant_get_fixed_array(variant, &count, 1) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: start, count: Int(count)))
+    }
+
     /// A new floating tuple of `children` (D-Bus method arguments and signal bodies are tuples).
     public static func tuple(_ children: [OpaquePointer]) -> OpaquePointer {
         let optionals: [OpaquePointer?] = children

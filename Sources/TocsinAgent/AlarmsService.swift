@@ -217,20 +217,23 @@ final class AlarmsService {
             replied = true
             switch result {
             case .success(let reply):
-                g_dbus_method_invocation_return_value(invocation, Self.encode(reply))
+                g_dbus_method_invocation_return_value(invocation, Self.encode(reply, for: method))
             case .failure(let error):
                 g_dbus_method_invocation_return_dbus_error(invocation, error.name.dbusName, error.message)
             }
         }
     }
 
-    /// The out-arguments of `reply`: a tuple matching its method's signature, or `nil` for none.
-    private static func encode(_ reply: AlarmsReply) -> OpaquePointer? {
+    /// The out-arguments of `reply` to `method`: a tuple matching the method's signature, or
+    /// `nil` for none.
+    private static func encode(_ reply: AlarmsReply, for method: AlarmsMethod) -> OpaquePointer? {
         switch reply {
         case .nothing:
             return nil
         case .id(let id):
             return Variant.tuple([g_variant_new_string(id.uuidString.lowercased())])
+        case .alarms(let alarms) where method == .listPacked:
+            return Variant.tuple([Variant.byteArray(GVariantPacking.pack(alarms, fields: AlarmWireFormat.forEachField))])
         case .alarms(let alarms):
             return Variant.tuple([Variant.make(dictionariesOf: alarms, AlarmWireFormat.encode)])
         case .alarm(let alarm):

@@ -50,12 +50,29 @@ public final class TocsinClient {
     }
 
     /// Every alarm the agent holds, oldest first.
+    ///
+    /// Asked for with `ListPacked`, which carries the list as one byte array (`GVariantPacking`
+    /// says why). An agent older than interface version 4, still running after an upgrade, is
+    /// asked with `List`.
     public func alarms() throws(TocsinClientError) -> [Alarm] {
-        let reply = try call(.list, nil)
-        defer { g_variant_unref(reply) }
-        let list = Variant.child(reply, 0)
-        defer { g_variant_unref(list) }
-        return try Variant.dictionaries(list).map { dictionary throws(TocsinClientError) in try Self.decode(dictionary) }
+        let dictionaries: [[String: WireValue]]
+        if let reply = try call(.listPacked, nil, unlessUnknown: true) {
+            defer { g_variant_unref(reply) }
+            let packed = Variant.child(reply, 0)
+            defer { g_variant_unref(packed) }
+            do {
+                dictionaries = try GVariantPacking.unpackDictionaries(Variant.bytes(ofByteArray: packed))
+            } catch {
+                throw .protocolError("The agent sent a list of alarms this client cannot read: \(error.reason).")
+            }
+        } else {
+            let reply = try call(.list, nil)
+            defer { g_variant_unref(reply) }
+            let list = Variant.child(reply, 0)
+            defer { g_variant_unref(list) }
+            dictionaries = Variant.dictionaries(list)
+        }
+        return try dictionaries.map { dictionary throws(TocsinClientError) in try Self.decode(dictionary) }
     }
 
     /// The alarm with `id`.
@@ -226,6 +243,12 @@ public final class TocsinClient {
 
     /// Calls `method` and returns its reply tuple (owned by the caller), or the agent's error.
     private func call(_ method: AlarmsMethod, _ arguments: OpaquePointer?, timeoutMilliseconds: Int32? = nil) throws(TocsinClientError) -> OpaquePointer {
+        try call(method, arguments, timeoutMilliseconds: timeoutMilliseconds, unlessUnknown: false)!
+    }
+
+    /// The reply to `method`; `nil` when `unlessUnknown` and the agent does not have the method
+    /// (an older agent).
+    private func call(_ method: AlarmsMethod, _ arguments: OpaquePointer?, timeoutMilliseconds: Int32? = nil, unlessUnknown: Bool) throws(TocsinClientError) -> OpaquePointer? {
         let timeout = timeoutMilliseconds ?? self.timeoutMilliseconds
         do {
             return try GLibError.check {
@@ -233,6 +256,8 @@ public final class TocsinClient {
                     connection, AlarmsInterface.busName, AlarmsInterface.objectPath, AlarmsInterface.name,
                     method.rawValue, arguments, nil, G_DBUS_CALL_FLAGS_NONE, timeout, nil, $0)
             }!
+        } catch where unlessUnknown && error.remoteName == "org.freedesktop.DBus.Error.UnknownMethod" {
+            return nil
         } catch where error.isTimeout {
             throw .agentUnavailable("The Tocsin agent did not answer within \(timeout / 1000) s; it may be stuck. Restart it (“pkill tocsind; tocsind &”) and look at its log.")
         } catch {

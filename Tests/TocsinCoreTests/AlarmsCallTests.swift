@@ -24,6 +24,7 @@ struct AlarmsCallTests {
         #expect(try AlarmsCall(.countdown, arguments: [.string(Self.idText.uppercased())]) == .intent(.countdown, on: Self.id))
         #expect(try AlarmsCall(.get, arguments: [.string(Self.idText)]) == .get(Self.id))
         #expect(try AlarmsCall(.list, arguments: []) == .list)
+        #expect(try AlarmsCall(.listPacked, arguments: []) == .list, "ListPacked asks what List asks; only the reply is encoded otherwise")
         #expect(try AlarmsCall(.watch, arguments: []) == .watch)
         #expect(try AlarmsCall(.identifyApplication, arguments: [.string("org.example.Cook")]) == .identifyApplication("org.example.Cook"))
         #expect(try AlarmsCall(.setAuthorization, arguments: [.string("gdbus"), .string("denied")]) == .setAuthorization(.denied, app: "gdbus"))

@@ -8,7 +8,8 @@ public enum AlarmsCall: Sendable, Equatable {
     case schedule(AlarmRequest)
     /// `Pause`, `Resume`, `Cancel`, `Stop`, `Countdown`, `Secondary`: an intent on an alarm.
     case intent(AlarmIntent, on: UUID)
-    /// `List()`.
+    /// `List()` or `ListPacked()`: the same answer, which the service encodes as each method
+    /// says.
     case list
     /// `Get(s)`.
     case get(UUID)
@@ -56,7 +57,7 @@ public enum AlarmsCall: Sendable, Equatable {
                 throw AlarmInputError("Schedule takes one a{sv} request.")
             }
             self = .schedule(try AlarmWireFormat.decodeRequest(request))
-        case .list: self = .list
+        case .list, .listPacked: self = .list
         case .get: self = .get(try alarmID(0))
         case .getStatus: self = .getStatus
         case .watch: self = .watch
@@ -84,7 +85,7 @@ public enum AlarmsReply: Sendable, Equatable {
     case nothing
     /// `Schedule`: the new alarm's id.
     case id(UUID)
-    /// `List`: the alarms the caller may see.
+    /// `List`, `ListPacked`: the alarms the caller may see.
     case alarms([Alarm])
     /// `Get`: one alarm.
     case alarm(Alarm)
@@ -109,7 +110,7 @@ extension AlarmsMethod {
         case .stop: .stop
         case .countdown: .countdown
         case .secondary: .secondary
-        case .schedule, .list, .get, .getStatus, .watch, .identifyApplication, .requestAuthorization,
+        case .schedule, .list, .listPacked, .get, .getStatus, .watch, .identifyApplication, .requestAuthorization,
              .getAuthorization, .listAuthorizations, .listApplications, .setAuthorization: nil
         }
     }

@@ -11,7 +11,7 @@ public enum AlarmsInterface {
     /// The interface name.
     public static let name = "io.github.tocsin.Alarms1"
     /// The value of the `Version` property.
-    public static let version: UInt32 = 3
+    public static let version: UInt32 = 4
     /// Prefix of the agent's D-Bus error names.
     public static let errorPrefix = "io.github.tocsin.Error."
 
@@ -51,6 +51,7 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
     case countdown = "Countdown"
     case secondary = "Secondary"
     case list = "List"
+    case listPacked = "ListPacked"
     case get = "Get"
     case getStatus = "GetStatus"
     case watch = "Watch"
@@ -65,7 +66,7 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
     public var inArguments: [AlarmsInterface.Argument] {
         switch self {
         case .schedule: [.init(name: "request", signature: "a{sv}")]
-        case .list, .getStatus, .watch, .requestAuthorization, .getAuthorization, .listAuthorizations, .listApplications: []
+        case .list, .listPacked, .getStatus, .watch, .requestAuthorization, .getAuthorization, .listAuthorizations, .listApplications: []
         case .identifyApplication: [.init(name: "app_id", signature: "s")]
         case .setAuthorization: [.init(name: "app_id", signature: "s"), .init(name: "state", signature: "s")]
         case .cancel, .pause, .resume, .stop, .countdown, .secondary, .get: [.init(name: "id", signature: "s")]
@@ -77,6 +78,7 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
         switch self {
         case .schedule: [.init(name: "id", signature: "s")]
         case .list: [.init(name: "alarms", signature: "aa{sv}")]
+        case .listPacked: [.init(name: "packed_alarms", signature: "ay")]
         case .get: [.init(name: "alarm", signature: "a{sv}")]
         case .getStatus: [.init(name: "status", signature: "a{sv}")]
         case .requestAuthorization, .getAuthorization: [.init(name: "state", signature: "s")]
