@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import HeadlessSession
 
 /// The helpers that stand in for Foundation APIs the agent no longer links (it uses
 /// FoundationEssentials only) give Foundation's answers.
@@ -113,7 +114,8 @@ import Testing
 
     @Test func numbersAreWrittenAsJSONSerializationWritesThem() {
         var generator = SplitMix(seed: 30)
-        var values: [Double] = [0, -0.0, 60, 0.1, 1764480000.123456, 1e21, 1e-7, 123456789012, 0.000001234, 1.5e300, -40.5, 1e15, 1e16, 9.99e14, 2.5e-300]
+        var values: [Double] = [0, -0.0, 60, 0.1, 1764480000.123456, 1e21, 1e-7, 123456789012, 0.000001234, 1.5e300, -40.5, 1e15, 1e16, 9.99e14, 2.5e-300,
+                                9_007_199_254_740_992, -9_007_199_254_740_992, 9_007_199_254_740_994, 9.0071e15, 9.0072e15, -9.2351e15]
         for _ in 0..<3_000 {
             let magnitude = Double(generator.next() % 40) - 20
             values.append((Double(generator.next() % 1_000_000) / 1000 - 500) * pow(10, magnitude))

@@ -97,11 +97,12 @@ extension JSONValue {
         }
     }
 
-    /// A number as JSONSerialization writes it: whole numbers without a fraction ("60", "-0"),
-    /// others in Swift's shortest form that reads back the same ("0.1", "1e-07").
+    /// A number as JSONSerialization writes it: whole numbers up to 2^53, the last a Double
+    /// holds exactly, without a fraction ("60", "-0", "9007199254740992"), others in Swift's
+    /// shortest form that reads back the same ("0.1", "1e-07", "9.0072e+15").
     private static func numberText(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
-        if value == value.rounded(), abs(value) < 1e16 {
+        if value == value.rounded(), abs(value) <= 9_007_199_254_740_992 {
             return value.sign == .minus && value == 0 ? "-0" : String(Int64(value))
         }
         return "\(value)"
