@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeMediaPlayer"),
         .executableTarget(name: "fake-notification-server", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeNotificationServer"),
         .target(name: "BusTestSupport", dependencies: ["GLibSupport", "CGLib", "TocsinCore", "HeadlessSession"], path: "Tests/Support/BusTestSupport"),
-        .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLib", "TocsinCore"]),
+        .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLib", "TocsinCore", "HeadlessSession"]),
         .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLib", "BusTestSupport", "HeadlessSession"]),
         .testTarget(name: "HeadlessSessionTests", dependencies: ["HeadlessSession"]),
         .testTarget(name: "TocsinKitTests", dependencies: ["TocsinKit", "HeadlessSession", "TocsinCore", "BusTestSupport", "GLibSupport", "CGLib"]),

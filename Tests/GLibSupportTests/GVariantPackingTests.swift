@@ -1,6 +1,7 @@
 import CGLib
 import FoundationEssentials
 import GLibSupport
+import HeadlessSession
 import Testing
 import TocsinCore
 
@@ -8,24 +9,12 @@ import TocsinCore
 /// directions: what Tocsin writes must be GLib's normal form with the same values, and what GLib
 /// writes must read back the same.
 @Suite struct GVariantPackingTests {
-    /// A seeded generator, so a failure names a case that can be run again.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func randomString(_ random: inout Seeded, maximumLength: Int = 40) -> String {
+    static func randomString(_ random: inout SplitMix, maximumLength: Int = 40) -> String {
         let pieces = ["a", "Z", "7", " ", "-", "é", "ß", "ø", "🍮", "中", "\u{7f}", "\t"]
         return String((0..<Int.random(in: 0...maximumLength, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined())
     }
 
-    static func randomValue(_ random: inout Seeded, depth: Int) -> WireValue {
+    static func randomValue(_ random: inout SplitMix, depth: Int) -> WireValue {
         switch Int.random(in: 0..<(depth > 0 ? 6 : 4), using: &random) {
         case 0: .string(randomString(&random))
         case 1: .double([0, -0.0, 1.5, -273.15, 1e300, .infinity, Double(Int.random(in: -1_000_000...1_000_000, using: &random)) / 7].randomElement(using: &random)!)
@@ -36,7 +25,7 @@ import TocsinCore
         }
     }
 
-    static func randomDictionary(_ random: inout Seeded, depth: Int = 2) -> [String: WireValue] {
+    static func randomDictionary(_ random: inout SplitMix, depth: Int = 2) -> [String: WireValue] {
         Dictionary((0..<Int.random(in: 0...12, using: &random)).map { _ in (randomString(&random, maximumLength: 12), randomValue(&random, depth: depth)) }) { first, _ in first }
     }
 
@@ -66,7 +55,7 @@ import TocsinCore
 
     @Test(arguments: 0..<40)
     func randomListsAreGLibsFormBothWays(seed: Int) throws {
-        var random = Seeded(state: UInt64(seed))
+        var random = SplitMix(seed: UInt64(seed))
         try Self.checkBothWays((0..<Int.random(in: 0...30, using: &random)).map { _ in Self.randomDictionary(&random) })
     }
 
@@ -137,7 +126,7 @@ import TocsinCore
     /// list of wire values (GLib's own form of them), and never crash the reader.
     @Test(arguments: 0..<4)
     func damagedBytesNeverCrashTheReader(seed: Int) throws {
-        var random = Seeded(state: UInt64(1_000 + seed))
+        var random = SplitMix(seed: UInt64(1_000 + seed))
         let original = GVariantPacking.pack((0..<8).map { _ in Self.randomDictionary(&random) })
         var refused = 0
         for _ in 0..<500 {

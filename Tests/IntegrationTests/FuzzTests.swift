@@ -275,12 +275,12 @@ extension FuzzTests {
             }
         }
 
-        private var random: SplitMix64
+        private var random: SplitMix
         private let strings: [String]
         private let sounds: [String]
 
         init(seed: UInt64, extraPaths: [String]) {
-            random = SplitMix64(seed: seed)
+            random = SplitMix(seed: seed)
             strings = Self.strings + extraPaths
             sounds = Self.sounds + extraPaths
         }
@@ -474,19 +474,6 @@ extension FuzzTests {
         ]
     }
 
-    /// A small, seedable random number generator (SplitMix64), so a run can be replayed.
-    struct SplitMix64 {
-        private var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
 
     // MARK: - Markup
 

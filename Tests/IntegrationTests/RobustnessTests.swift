@@ -5,18 +5,9 @@ import Testing
 /// Crashes, full and read-only disks, many clients at once, and hooks that misbehave lose
 /// nothing and stop nothing.
 @Suite(.serialized) struct RobustnessTests {
-    /// A small reproducible random source, so a failure can be replayed from its seed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return state
-        }
-    }
-
     @Test func twoHundredOperationsWithKillNineAtRandomMomentsLoseNothing() throws {
         let seed = UInt64(Date().timeIntervalSince1970)
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix(seed: seed)
         let fixture = try AgentSession("crashes")
         let tocsin = try AgentSession.binary("tocsin")
         /// What must exist: id → expected state name ("countdown" or "paused").

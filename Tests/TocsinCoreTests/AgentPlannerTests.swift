@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import HeadlessSession
 
 // AgentPlanner.swift: what the agent does about each event, tick and dismissal, in what order.
 @Suite("Agent planner")

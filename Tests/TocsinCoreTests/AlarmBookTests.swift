@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TocsinCore
+import HeadlessSession
 
 @Suite("AlarmBook")
 struct AlarmBookTests {
@@ -464,18 +465,5 @@ struct AlarmBookIndexTests {
         book.rollBackTransaction()  // nothing open: nothing undone
         #expect(book[fixedID(1)]?.state.name == .paused)
         Self.expectIndexesMatch(book, "after the ended transaction")
-    }
-}
-
-/// A small seeded generator, so shuffled orders are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

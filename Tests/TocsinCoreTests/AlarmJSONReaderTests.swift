@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import HeadlessSession
 
 /// `AlarmJSONReader` is a fast path in front of `JSONDecoder`: it must read everything the writer
 /// writes, and whatever it accepts, `JSONDecoder` must accept with the same result. The second

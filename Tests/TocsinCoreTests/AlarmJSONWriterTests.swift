@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import HeadlessSession
 
 /// `AlarmJSONWriter` must write exactly what `JSONEncoder` (sorted keys, dates deferred to
 /// `Date`) writes for the same values, so that the journal and the snapshot read the same

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import HeadlessSession
 
 /// DeadlineIndex against a plain dictionary: after every change, the earliest entry, the count
 /// and every alarm's instant must be what the dictionary says. Its position table is a hash table

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import HeadlessSession
 
 // NotificationTraffic.swift: what the presenter's worker sends next, without a bus.
 @Suite("Notification traffic")

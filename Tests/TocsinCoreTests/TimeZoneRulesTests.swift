@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Testing
 import TocsinCore
+import HeadlessSession
 
 /// What a time zone says at one instant, from any of the implementations compared here.
 private struct LocalTime: Equatable, CustomStringConvertible {

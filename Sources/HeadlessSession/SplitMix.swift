@@ -1,0 +1,19 @@
+/// A small seeded random number generator (SplitMix64), for tests whose random cases must be the
+/// same on every run, so that a failing seed can be run again.
+public struct SplitMix: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A number in `0..<bound` (with SplitMix64's own slight bias toward small numbers, which a
+    /// test does not mind).
+    public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
