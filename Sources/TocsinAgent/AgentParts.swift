@@ -60,6 +60,8 @@ protocol AgentSignals: AnyObject {
     func forget(_ sender: String)
     /// Sends what was held since start-up, and every later signal at once.
     func open()
+    /// How many connections are watching.
+    var watcherCount: Int { get }
 }
 
 /// A timer armed for one instant at a time (`DeadlineTimer`, `WakeTimer`).

@@ -27,4 +27,5 @@ final class AudienceSignals: AgentSignals {
     func watch(from sender: String) { audience.add(sender) }
     func forget(_ sender: String) { audience.remove(sender) }
     func open() { audience.open() }
+    var watcherCount: Int { audience.count }
 }

@@ -157,6 +157,8 @@ extension RunningAgent: AlarmsServiceHandler {
         }
         status[.soundProblem] = sounds.soundProblem.map(WireValue.string)
         status[.alarmSoundInstalled] = .bool(SoundCheck.problem(with: .themeEvent(AlarmSound.standardEventID)) == nil)
+        // Who else listens is the user's to know, not another application's.
+        if caller.isCommandLine { status[.watchers] = .integer(Int64(signals.watcherCount)) }
         switch wakeAvailability {
         case .available:
             status[.canWakeSystem] = .bool(true)

@@ -45,6 +45,7 @@ enum StatusCommand: Command {
             ("wakes the machine", wakes),
             ("state file", text(.stateFile) + writable),
             ("alarms", "\(text(.alarmCount))" + (ringing > 0 ? " (\(ringing) ringing)" : "")),
+            ("watching", "\(text(.watchers)) program(s) follow the changes (tocsin watch, panels)"),
         ]
         let width = rows.map(\.0.count).max() ?? 0
         print(rows.map { "\(($0.0 + ":").padding(toLength: width + 1, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n"))

@@ -79,6 +79,30 @@ final class AgentSession {
     /// Everything the agent logged so far.
     var agentLog: String { agent.standardError() }
 
+    /// How many connections watch the agent's signals (`watchers` in `tocsin status --json`).
+    func watcherCount() throws -> Int {
+        let result = try tocsin("status", "--json")
+        try #require(result.status == 0, "tocsin status failed: \(result)")
+        let status = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return try #require(status?["watchers"] as? Int, "no watcher count in \(result.stdout)")
+    }
+
+    /// Starts a watcher (`launch` starts it: `tocsin watch`, or one inside a sandbox) and returns
+    /// once the agent counts it, so that no change made after this goes unseen by it.
+    func startWatching(_ launch: () throws -> SessionProcess) throws -> SessionProcess {
+        let before = try watcherCount()
+        let watcher = try launch()
+        guard try eventually(timeout: 10, { try watcherCount() > before }) else {
+            throw IntegrationError("the agent did not count the new watcher within 10 s; its output: \(watcher.standardError())")
+        }
+        return watcher
+    }
+
+    /// `tocsin` with `arguments` (`watch`, `watch --json`), once the agent counts it as a watcher.
+    func startWatching(_ arguments: String...) throws -> SessionProcess {
+        try startWatching { try session.launch(try Self.binary("tocsin"), arguments) }
+    }
+
     /// The notifications the agent sent with `summary`, in order.
     func notifications(titled summary: String) -> [ObservedNotification] {
         session.notifications().filter { $0.summary == summary }

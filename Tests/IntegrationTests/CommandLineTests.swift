@@ -20,8 +20,7 @@ import Testing
 
     @Test func watchPrintsEachChangeAsItHappens() throws {
         let fixture = try AgentSession("watch")
-        let watch = try fixture.session.launch(try AgentSession.binary("tocsin"), ["watch"])
-        Thread.sleep(forTimeInterval: 0.3)
+        let watch = try fixture.startWatching("watch")
         let id = try fixture.startTimer("1s", "--title", "Watched")
         _ = try fixture.waitForNotification(titled: "Watched") { $0.urgency == 2 }
         #expect(try fixture.tocsin("stop", id).status == 0)
@@ -37,8 +36,7 @@ import Testing
 
     @Test func watchSaysWhenTheAgentGoesAndComesBack() throws {
         let fixture = try AgentSession("watch-restart")
-        let watch = try fixture.session.launch(try AgentSession.binary("tocsin"), ["watch", "--json"])
-        Thread.sleep(forTimeInterval: 0.3)
+        let watch = try fixture.startWatching("watch", "--json")
         fixture.agent.terminate()
         try fixture.restartAgent()
         _ = try fixture.startTimer("1m", "--title", "After restart")

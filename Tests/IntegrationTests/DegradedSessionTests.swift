@@ -46,8 +46,7 @@ import Testing
 
     @Test func alertingTransitionHappensOnTime() throws {
         let fixture = try AgentSession("precision")
-        let watch = try fixture.session.launch(try AgentSession.binary("tocsin"), ["watch", "--json"])
-        Thread.sleep(forTimeInterval: 0.3)
+        let watch = try fixture.startWatching("watch", "--json")
         var ids: [String] = []
         for index in 0..<5 {
             ids.append(try fixture.startTimer("\(1 + Double(index) * 0.37)s", "--title", "T\(index)"))

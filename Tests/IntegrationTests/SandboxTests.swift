@@ -183,8 +183,7 @@ import Testing
         let userTimer = try fixture.agent.startTimer("10m", "--title", "User secret")
         let nativeApp = try fixture.session.run(gdbus, AuthorizationTests.gdbus("Schedule", "{'duration': <600.0>, 'title': <'Native secret'>}"))
         #expect(nativeApp.status == 0, "\(nativeApp)")
-        let watch = try fixture.launchInside([try AgentSession.binary("tocsin").path, "watch", "--json"])
-        Thread.sleep(forTimeInterval: 1)
+        let watch = try fixture.agent.startWatching { try fixture.launchInside([try AgentSession.binary("tocsin").path, "watch", "--json"]) }
 
         let own = try fixture.scheduledID(try fixture.gdbus("Schedule", "{'duration': <600.0>, 'title': <'Sandboxed own'>}"))
         _ = try fixture.agent.startTimer("10m", "--title", "User later")
@@ -205,6 +204,8 @@ import Testing
         #expect(try fixture.agent.alarms().count == 2)
         let status = try fixture.gdbus("GetStatus")
         #expect(status.stdout.contains("'alarm-count': <int64 0>"), "the sandbox was told of others' alarms: \(status.stdout)")
+        #expect(!status.stdout.contains("'watchers'"), "the sandbox was told who else watches: \(status.stdout)")
+        #expect(try fixture.agent.watcherCount() == 1, "the command line should count the sandbox's tocsin watch")
 
         #expect(fixture.agent.eventually(timeout: 5) { watch.standardOutput().contains("\"cancelled\"") }, "the sandbox heard nothing of its own alarm: \(watch.standardOutput()) \(watch.standardError())")
         let heard = watch.standardOutput()

@@ -74,8 +74,7 @@ import TocsinCore
             let cook = try BusClient(address: address, appID: "org.example.Cook", watching: true)
             let other = try BusClient(address: address, appID: "org.example.Other", watching: true)
             let listener = try BusClient(address: address, appID: "org.example.Listener", watching: false)
-            let commandLine = try fixture.session.launch(try AgentSession.binary("tocsin"), ["watch", "--json"])
-            Thread.sleep(forTimeInterval: 0.3)
+            let commandLine = try fixture.startWatching("watch", "--json")
             for app in ["org.example.Cook", "org.example.Other"] {
                 #expect(try fixture.tocsin("auth", "grant", app).status == 0)
             }

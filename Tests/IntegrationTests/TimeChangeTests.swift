@@ -63,8 +63,16 @@ import TocsinCore
         try #require(timer.status == 0)
         let before = Dictionary(uniqueKeysWithValues: try alarms().map { ($0.string("title") ?? "", $0.number("fire-time") ?? 0) })
 
+        func watcherCount() throws -> Int? {
+            (try JSONSerialization.jsonObject(with: Data(try run("status", "--json").stdout.utf8)) as? [String: Any])?["watchers"] as? Int
+        }
         let watch = try session.launch(tocsin, ["watch", "--json"])
-        Thread.sleep(forTimeInterval: 0.3)
+        var watching = false
+        for _ in 0..<200 where !watching {
+            watching = try watcherCount() == 1
+            if !watching { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        try #require(watching, "the agent did not count tocsin watch as a watcher")
         let switched = Date()
         try "go\n".write(to: trigger, atomically: false, encoding: .utf8)
 
@@ -89,9 +97,11 @@ import TocsinCore
         #expect(after["Daily"] != before["Daily"], "the daily local alarm did not move")
         let status2 = try run("status", "--json")
         #expect((try JSONSerialization.jsonObject(with: Data(status2.stdout.utf8)) as? [String: Any])?["time-zone"] as? String == "Asia/Tokyo")
-        Thread.sleep(forTimeInterval: 0.3)
+        // Both moves are printed.
+        func rescheduledLines() -> Int { watch.standardOutput().components(separatedBy: "\"event\":\"rescheduled\"").count - 1 }
+        for _ in 0..<100 where rescheduledLines() < 2 { Thread.sleep(forTimeInterval: 0.05) }
         watch.terminate()
-        #expect(watch.standardOutput().components(separatedBy: "\"event\":\"rescheduled\"").count - 1 == 2, "\(watch.standardOutput())")
+        #expect(rescheduledLines() == 2, "\(watch.standardOutput())")
         // The live countdown shows its end time in the new zone.
         let teaEnd = Date(timeIntervalSince1970: try #require(after["Tea"]))
         let endInTokyo = NotificationContentWriter(timeZone: TimeZoneRules(identifier: "Asia/Tokyo")!).timeOfDay(teaEnd)
@@ -115,7 +125,8 @@ import TocsinCore
         let fresh = try fixture.setAlarm(AgentSession.instant(in: 2.5).text, "--title", "Fresh", "--late-limit", "1h")
 
         try PrivateBus.emitPrepareForSleep(on: logind, start: true)
-        Thread.sleep(forTimeInterval: 0.2)
+        // Frozen once it has heard, as a machine suspends after logind's signal.
+        try #require(fixture.eventually(timeout: 5) { fixture.agentLog.contains("The machine is going to sleep.") }, "\(fixture.agentLog)")
         fixture.agent.kill(signal: SIGSTOP)
         Thread.sleep(forTimeInterval: 5)
         let resumed = Date()

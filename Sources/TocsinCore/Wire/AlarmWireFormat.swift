@@ -29,7 +29,7 @@ public enum AlarmWireFormat {
         case notificationServer = "notification-server", notificationActions = "notification-actions"
         case notificationProgress = "notification-progress", doNotDisturb = "do-not-disturb"
         case doNotDisturbHidesAlerts = "do-not-disturb-hides-alerts", doNotDisturbMechanism = "do-not-disturb-mechanism"
-        case soundProblem = "sound-problem", alarmSoundInstalled = "alarm-sound-installed"
+        case soundProblem = "sound-problem", alarmSoundInstalled = "alarm-sound-installed", watchers
     }
 
     /// Keys of an application's dictionary in the `ListApplications` reply.

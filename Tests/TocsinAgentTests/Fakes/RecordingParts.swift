@@ -77,9 +77,11 @@ final class RecordingSignals: AgentSignals {
     private(set) var authorizations: [(app: String, state: AuthorizationState)] = []
     func announce(_ event: AlarmEvent) { events.append(event) }
     func announceAuthorization(_ state: AuthorizationState, of app: String) { authorizations.append((app, state)) }
-    func watch(from sender: String) {}
-    func forget(_ sender: String) {}
+    private var watchers: Set<String> = []
+    func watch(from sender: String) { watchers.insert(sender) }
+    func forget(_ sender: String) { watchers.remove(sender) }
     func open() {}
+    var watcherCount: Int { watchers.count }
 
     /// The kinds of the events about alarm `id`, in order.
     func kinds(of id: UUID) -> [AlarmEvent.Kind] { events.filter { $0.alarm.id == id }.map(\.kind) }
