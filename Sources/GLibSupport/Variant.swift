@@ -51,6 +51,16 @@ public enum Variant {
         }
     }
 
+    /// The value of type `signature` whose serialised form is `bytes` (copied), as a new
+    /// reference the caller must `g_variant_unref`. The bytes are not trusted: GLib checks them
+    /// as they are read, and a part that is not well formed reads as its type's empty value.
+    public static func fromSerialised(_ bytes: [UInt8], as signature: String) -> OpaquePointer {
+        // Copied into GBytes: GLib keeps reading the data for as long as the value lives.
+        let data = bytes.withUnsafeBytes { buffer in g_bytes_new(buffer.baseAddress, gsize(buffer.count))! }
+        defer { g_bytes_unref(data) }
+        return g_variant_ref_sink(g_variant_new_from_bytes(type(signature), data, 0))!
+    }
+
     /// The bytes of an `ay` variant.
     public static func bytes(ofByteArray variant: OpaquePointer) -> [UInt8] {
         var count: gsize = 0

@@ -50,9 +50,7 @@ import TocsinCore
         defer { g_variant_unref(packed) }
         let bytes = Variant.bytes(ofByteArray: packed)
         #expect(try GVariantPacking.unpackDictionaries(bytes) == listed)
-        let glibView = bytes.withUnsafeBytes { buffer in
-            g_variant_ref_sink(g_variant_new_from_data(Variant.type("aa{sv}"), buffer.baseAddress, gsize(buffer.count), 0, nil, nil))!
-        }
+        let glibView = Variant.fromSerialised(bytes, as: "aa{sv}")
         defer { g_variant_unref(glibView) }
         #expect(g_variant_is_normal_form(glibView) != 0, "the agent's packed list is not GLib's normal form")
         #expect(Variant.dictionaries(glibView) == listed, "GLib reads other alarms from the packed bytes")

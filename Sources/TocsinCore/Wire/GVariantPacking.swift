@@ -14,10 +14,11 @@
 /// for bytes from another process, so it checks every offset and throws on anything it would have
 /// to guess at; an unknown type inside a variant reads as `unsupported`.
 public enum GVariantPacking {
-    /// `dictionaries` as the serialised bytes of an `aa{sv}` value.
+    /// `dictionaries` as the serialised bytes of an `aa{sv}` value, each dictionary's keys in
+    /// order: the very bytes GLib makes of the value `GLibSupport`'s `Variant` builds.
     public static func pack(_ dictionaries: [[String: WireValue]]) -> [UInt8] {
         pack(dictionaries) { dictionary, field in
-            for (key, value) in dictionary { field(key, value) }
+            for key in dictionary.keys.sorted() { field(key, dictionary[key]!) }
         }
     }
 
@@ -69,10 +70,10 @@ extension GVariantPacking {
             appendOffsets(ends, bodySize: bytes.count - start)
         }
 
-        /// `{sv}` entries, one per key.
+        /// `{sv}` entries, one per key, in the keys' order (so the same value makes the same bytes).
         mutating func writeDictionary(_ dictionary: [String: WireValue]) {
             writeDictionary(of: dictionary) { dictionary, field in
-                for (key, value) in dictionary { field(key, value) }
+                for key in dictionary.keys.sorted() { field(key, dictionary[key]!) }
             }
         }
 
@@ -120,8 +121,8 @@ extension GVariantPacking {
             case .bool(let flag):
                 bytes.append(flag ? 1 : 0)
             case .stringMap(let map):
-                writeArray(map, alignment: 1) { writer, entry in
-                    writer.writeEntry(key: entry.key, valueAlignment: 1) { writer in writer.writeString(entry.value) }
+                writeArray(map.keys.sorted(), alignment: 1) { writer, key in
+                    writer.writeEntry(key: key, valueAlignment: 1) { writer in writer.writeString(map[key]!) }
                 }
             case .dictionary(let dictionary):
                 writeDictionary(dictionary)
