@@ -7,8 +7,8 @@ import Testing
 import TocsinCore
 
 /// `ListPacked` is `List` in one byte array: the real agent must answer both with the same
-/// alarms, in bytes GLib itself reads as the same `aa{sv}`, and `tocsin list` (which asks for the
-/// packed form) must show them.
+/// alarms — an application's own only — in bytes GLib itself reads as the same `aa{sv}`, and
+/// `tocsin list` (which asks for the packed form) must show every alarm.
 @Suite struct PackedListTests {
     @Test func listPackedHoldsWhatListHolds() throws {
         let fixture = try AgentSession("packed-list")
@@ -20,6 +20,8 @@ import TocsinCore
                                             method.rawValue, arguments, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, $0)
             })
         }
+        // The user's own timer, which the application must not see in either list.
+        let usersTimer = try fixture.startTimer("10m", "--title", "The user's")
         g_variant_unref(try call(.identifyApplication, Variant.tuple([g_variant_new_string("org.example.Lister")])))
         #expect(try fixture.tocsin("auth", "grant", "org.example.Lister").status == 0)
         let requests: [[String: WireValue]] = [
@@ -42,7 +44,7 @@ import TocsinCore
         let list = Variant.child(listReply, 0)
         defer { g_variant_unref(list) }
         let listed = Variant.dictionaries(list)
-        #expect(listed.compactMap { if case .string(let id)? = $0["id"] { id } else { nil } } == ids)
+        #expect(listed.compactMap { if case .string(let id)? = $0["id"] { id } else { nil } } == ids, "the application's own, oldest first")
 
         let packedReply = try call(.listPacked)
         defer { g_variant_unref(packedReply) }
@@ -58,7 +60,7 @@ import TocsinCore
         // The command line sees them through ListPacked, paused timer and all.
         let table = try fixture.tocsin("list")
         #expect(table.status == 0, "\(table)")
-        for id in ids { #expect(table.stdout.contains(String(id.prefix(8))), "\(id) missing from:\n\(table.stdout)") }
+        for id in ids + [usersTimer] { #expect(table.stdout.contains(String(id.prefix(8))), "\(id) missing from:\n\(table.stdout)") }
         #expect(table.stdout.contains("paused"), "\(table.stdout)")
         #expect(table.stdout.contains("Pasta 🍝"), "\(table.stdout)")
     }
