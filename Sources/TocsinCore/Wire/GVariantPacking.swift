@@ -17,9 +17,12 @@ public enum GVariantPacking {
     /// `dictionaries` as the serialised bytes of an `aa{sv}` value, each dictionary's keys in
     /// order: the very bytes GLib makes of the value `GLibSupport`'s `Variant` builds.
     public static func pack(_ dictionaries: [[String: WireValue]]) -> [UInt8] {
-        pack(dictionaries) { dictionary, field in
-            for key in dictionary.keys.sorted() { field(key, dictionary[key]!) }
-        }
+        pack(dictionaries, fields: sortedFields)
+    }
+
+    /// Each entry of `dictionary`, keys in order.
+    private static func sortedFields(of dictionary: [String: WireValue], _ field: (String, WireValue) -> Void) {
+        for key in dictionary.keys.sorted() { field(key, dictionary[key]!) }
     }
 
     /// One dictionary for each of `elements`, with the entries `fields` gives for it, as the
@@ -55,40 +58,52 @@ extension GVariantPacking {
             while bytes.count % alignment != 0 { bytes.append(0) }
         }
 
-        /// An array of variable-size elements: each element aligned, then one framing offset per
-        /// element (its end, from the array's start), all in the width the array's size needs.
-        mutating func writeArray<Element>(_ elements: some Collection<Element>, alignment: Int = 8, _ write: (inout Writer, Element) -> Void) {
-            pad(to: alignment)
-            let start = bytes.count
+        /// An array of variable-size elements being written: where it starts, and where each
+        /// element written so far ends (from the start: its framing offset).
+        struct ArrayFrame {
+            let start: Int
+            let alignment: Int
             var ends: [Int] = []
-            ends.reserveCapacity(elements.count)
-            for element in elements {
-                pad(to: alignment)
-                write(&self, element)
-                ends.append(bytes.count - start)
-            }
-            appendOffsets(ends, bodySize: bytes.count - start)
+        }
+
+        mutating func beginArray(alignment: Int, count: Int) -> ArrayFrame {
+            pad(to: alignment)
+            var frame = ArrayFrame(start: bytes.count, alignment: alignment)
+            frame.ends.reserveCapacity(count)
+            return frame
+        }
+
+        /// One element of `frame`, aligned, written by `write`.
+        mutating func writeElement(of frame: inout ArrayFrame, _ write: (inout Writer) -> Void) {
+            pad(to: frame.alignment)
+            write(&self)
+            frame.ends.append(bytes.count - frame.start)
+        }
+
+        /// The framing offsets of `frame`, in the width the array's size needs.
+        mutating func endArray(_ frame: ArrayFrame) {
+            appendOffsets(frame.ends, bodySize: bytes.count - frame.start)
+        }
+
+        /// An array of variable-size elements, each written by `write`.
+        mutating func writeArray<Element>(_ elements: some Collection<Element>, alignment: Int = 8, _ write: (inout Writer, Element) -> Void) {
+            var frame = beginArray(alignment: alignment, count: elements.count)
+            for element in elements { writeElement(of: &frame) { writer in write(&writer, element) } }
+            endArray(frame)
         }
 
         /// `{sv}` entries, one per key, in the keys' order (so the same value makes the same bytes).
         mutating func writeDictionary(_ dictionary: [String: WireValue]) {
-            writeDictionary(of: dictionary) { dictionary, field in
-                for key in dictionary.keys.sorted() { field(key, dictionary[key]!) }
-            }
+            writeDictionary(of: dictionary, GVariantPacking.sortedFields)
         }
 
         /// `{sv}` entries, one for each key and value `fields` gives for `element` (each key once).
         mutating func writeDictionary<Element>(of element: Element, _ fields: (Element, (String, WireValue) -> Void) -> Void) {
-            pad(to: 8)
-            let start = bytes.count
-            var ends: [Int] = []
-            ends.reserveCapacity(32)
+            var frame = beginArray(alignment: 8, count: 32)
             fields(element) { key, value in
-                pad(to: 8)
-                writeEntry(key: key, valueAlignment: 8) { writer in writer.writeVariant(value) }
-                ends.append(bytes.count - start)
+                writeElement(of: &frame) { writer in writer.writeEntry(key: key, valueAlignment: 8) { writer in writer.writeVariant(value) } }
             }
-            appendOffsets(ends, bodySize: bytes.count - start)
+            endArray(frame)
         }
 
         /// A dictionary entry whose key is a string: the key, the value aligned after it, and the
