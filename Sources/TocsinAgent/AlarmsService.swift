@@ -231,7 +231,7 @@ final class AlarmsService {
         case .nothing:
             return nil
         case .id(let id):
-            return Variant.tuple([g_variant_new_string(id.uuidString.lowercased())])
+            return Variant.tuple([g_variant_new_string(id.hexText)])
         case .alarms(let alarms) where method == .listPacked:
             return Variant.tuple([Variant.byteArray(GVariantPacking.pack(alarms, fields: AlarmWireFormat.forEachField))])
         case .alarms(let alarms):

@@ -78,7 +78,7 @@ public enum AlarmWireFormat {
         }
         forEachScheduleField(of: request.schedule) { key, value in dictionary[RequestKey(rawValue: key.rawValue)!] = value }
         dictionary[.lateLimit] = request.lateLimit.map(WireValue.double)
-        dictionary[.id] = request.id.map { .string($0.uuidString.lowercased()) }
+        dictionary[.id] = request.id.map { .string($0.hexText) }
         dictionary[.volume] = request.volume.map(WireValue.double)
         dictionary[.crescendo] = request.crescendo.map(WireValue.double)
         dictionary[.metadata] = request.metadata.map(WireValue.string)
@@ -134,7 +134,7 @@ public enum AlarmWireFormat {
             hooks: try fields.hooks(.hooks),
             metadata: try fields.string(.metadata),
             id: try fields.string(.id).map { text throws(AlarmInputError) in
-                guard let id = UUID(uuidString: text) else {
+                guard let id = UUID(hexText: text) else {
                     throw AlarmInputError("The “id” must be a UUID such as 6f1c2e0a-8d1b-4c55-9f3e-2b7a1d0c9e44 (got “\(AlarmInputError.quotable(text.prefix(64)))”).")
                 }
                 return id

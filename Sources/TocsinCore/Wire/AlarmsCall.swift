@@ -42,7 +42,7 @@ public enum AlarmsCall: Sendable, Equatable {
         }
         func alarmID(_ index: Int) throws(AlarmInputError) -> UUID {
             let text = try string(index)
-            guard let id = UUID(uuidString: text) else {
+            guard let id = UUID(hexText: text) else {
                 throw AlarmInputError("“\(AlarmInputError.quotable(text.prefix(64)))” is not an alarm id (ids look like 3f2b8c1e-0d4a-4c1e-9a57-8f1e2d3c4b5a).")
             }
             return id

@@ -3,7 +3,8 @@ import FoundationEssentials
 extension UUID {
     /// The id `text` spells in the 8-4-4-4-12 hexadecimal form, in either case: what
     /// `UUID(uuidString:)` reads, without its `sscanf`, which was a tenth of the time of reading
-    /// an alarm from the agent (10,000 of them in a `tocsin list`).
+    /// an alarm from the agent (10,000 of them in a `tocsin list`). The wire format reads every
+    /// id with it, and writes every id with `hexText`.
     package init?(hexText text: String) {
         var bytes = [UInt8](repeating: 0, count: 16)
         var index = 0
