@@ -115,6 +115,11 @@ final class AgentSession {
 
     /// Waits until `condition` holds, checking every 20 ms; false when `timeout` passed first.
     func eventually(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+        try Self.eventually(timeout: timeout, condition)
+    }
+
+    /// `eventually(timeout:_:)`, for a test that runs a session of its own.
+    static func eventually(timeout: TimeInterval = 10, _ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try condition() { return true }

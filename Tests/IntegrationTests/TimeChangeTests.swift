@@ -39,14 +39,11 @@ import TocsinCore
         func alarms() throws -> [[String: Any]] {
             try #require(JSONSerialization.jsonObject(with: Data(try run("list", "--json").stdout.utf8)) as? [[String: Any]])
         }
-        var answered = false
-        for _ in 0..<200 where !answered {
-            answered = try run("list").status == 0
-            if !answered { Thread.sleep(forTimeInterval: 0.05) }
+        func status() throws -> [String: Any] {
+            try #require(JSONSerialization.jsonObject(with: Data(try run("status", "--json").stdout.utf8)) as? [String: Any])
         }
-        try #require(answered, "the agent did not start: \(agent.standardError())")
-        let status = try run("status", "--json")
-        let zoneBefore = (try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])?["time-zone"] as? String
+        try #require(try AgentSession.eventually(timeout: 10) { try run("list").status == 0 }, "the agent did not start: \(agent.standardError())")
+        let zoneBefore = try status()["time-zone"] as? String
         #expect(zoneBefore != "Asia/Tokyo")
 
         // The CLI runs in UTC; the agent reads the same times in its own zone. Set alarms through
@@ -63,16 +60,8 @@ import TocsinCore
         try #require(timer.status == 0)
         let before = Dictionary(uniqueKeysWithValues: try alarms().map { ($0.string("title") ?? "", $0.number("fire-time") ?? 0) })
 
-        func watcherCount() throws -> Int? {
-            (try JSONSerialization.jsonObject(with: Data(try run("status", "--json").stdout.utf8)) as? [String: Any])?["watchers"] as? Int
-        }
         let watch = try session.launch(tocsin, ["watch", "--json"])
-        var watching = false
-        for _ in 0..<200 where !watching {
-            watching = try watcherCount() == 1
-            if !watching { Thread.sleep(forTimeInterval: 0.05) }
-        }
-        try #require(watching, "the agent did not count tocsin watch as a watcher")
+        try #require(try AgentSession.eventually(timeout: 10) { try status()["watchers"] as? Int == 1 }, "the agent did not count tocsin watch as a watcher")
         let switched = Date()
         try "go\n".write(to: trigger, atomically: false, encoding: .utf8)
 
@@ -95,11 +84,10 @@ import TocsinCore
         // would move it by hours.
         #expect(abs((after["Tea"] ?? 0) - (before["Tea"] ?? 0)) < 0.5, "a timer must not move: \(String(describing: before["Tea"])) → \(String(describing: after["Tea"]))")
         #expect(after["Daily"] != before["Daily"], "the daily local alarm did not move")
-        let status2 = try run("status", "--json")
-        #expect((try JSONSerialization.jsonObject(with: Data(status2.stdout.utf8)) as? [String: Any])?["time-zone"] as? String == "Asia/Tokyo")
+        #expect(try status()["time-zone"] as? String == "Asia/Tokyo")
         // Both moves are printed.
         func rescheduledLines() -> Int { watch.standardOutput().components(separatedBy: "\"event\":\"rescheduled\"").count - 1 }
-        for _ in 0..<100 where rescheduledLines() < 2 { Thread.sleep(forTimeInterval: 0.05) }
+        _ = AgentSession.eventually(timeout: 5) { rescheduledLines() >= 2 }
         watch.terminate()
         #expect(rescheduledLines() == 2, "\(watch.standardOutput())")
         // The live countdown shows its end time in the new zone.
