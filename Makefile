@@ -1,5 +1,6 @@
 # Builds and installs Tocsin: the agent (tocsind), the command line (tocsin), their D-Bus,
-# systemd and XDG autostart files, man pages and shell completions.
+# systemd and XDG autostart files, the desktop entry and icons notifications name, man pages
+# and shell completions.
 #
 #   make                     release build of tocsind and tocsin, Swift runtime linked in
 #   make install             install under PREFIX (default /usr/local); DESTDIR=… to stage
@@ -25,9 +26,15 @@ DBUSSERVICEDIR ?= $(DATADIR)/dbus-1/services
 DBUSINTERFACEDIR ?= $(DATADIR)/dbus-1/interfaces
 # systemd reads user units from /usr/local/lib/systemd/user as well as /usr/lib/systemd/user.
 SYSTEMDUSERUNITDIR ?= $(PREFIX)/lib/systemd/user
-# Desktop sessions read autostart entries from $XDG_CONFIG_DIRS/autostart, which is /etc/xdg
-# whatever the prefix; Debian packages install them there too (as conffiles).
-XDGAUTOSTARTDIR ?= /etc/xdg/autostart
+# Desktop sessions read autostart entries from $XDG_CONFIG_DIRS/autostart (/etc/xdg unless
+# XDG_CONFIG_DIRS says otherwise). An install stays under its prefix all the same: a prefixed
+# install that wrote into /etc would leave a file there that `make uninstall` of another
+# prefix, and the Debian package's conffile handling, trip over. The package sets /etc/xdg/autostart;
+# for a /usr/local install, add /usr/local/etc/xdg to XDG_CONFIG_DIRS or set XDGAUTOSTARTDIR.
+XDGAUTOSTARTDIR ?= $(PREFIX)/etc/xdg/autostart
+# The desktop entry notifications name (hint desktop-entry), and the hicolor icons it names.
+APPLICATIONSDIR ?= $(DATADIR)/applications
+ICONDIR ?= $(DATADIR)/icons
 BASHCOMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
 # zsh looks in /usr/local/share/zsh/site-functions; Debian packages use
 # /usr/share/zsh/vendor-completions (packaging/debian/rules sets that).
@@ -62,6 +69,9 @@ installed_files = \
 	$(DBUSINTERFACEDIR)/io.github.tocsin.Alarms1.xml \
 	$(SYSTEMDUSERUNITDIR)/tocsind.service \
 	$(XDGAUTOSTARTDIR)/io.github.tocsin.Agent.desktop \
+	$(APPLICATIONSDIR)/io.github.tocsin.Agent.desktop \
+	$(ICONDIR)/hicolor/scalable/apps/io.github.tocsin.Agent.svg \
+	$(ICONDIR)/hicolor/symbolic/apps/io.github.tocsin.Agent-symbolic.svg \
 	$(MANDIR)/man1/tocsin.1 \
 	$(MANDIR)/man1/tocsind.1 \
 	$(BASHCOMPLETIONDIR)/tocsin \
@@ -93,7 +103,7 @@ check-linkage:
 	fi; \
 	echo "tocsind, tocsin: only system libraries are needed; tocsind links FoundationEssentials only"
 
-# @bindir@ in the D-Bus, systemd and autostart files becomes the installed tocsind's directory.
+# @bindir@ in the D-Bus, systemd, autostart and desktop files becomes the installed tocsind's directory.
 substitute = sed -e 's|@bindir@|$(BINDIR)|g'
 
 install: all
@@ -101,13 +111,18 @@ install: all
 	$(INSTALL) -d $(DESTDIR)$(BINDIR); \
 	$(INSTALL_PROGRAM) "$$bin/tocsind" "$$bin/tocsin" $(DESTDIR)$(BINDIR)/
 	$(INSTALL) -d $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(DBUSINTERFACEDIR) $(DESTDIR)$(SYSTEMDUSERUNITDIR) \
-		$(DESTDIR)$(XDGAUTOSTARTDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(XDGAUTOSTARTDIR) $(DESTDIR)$(APPLICATIONSDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(ICONDIR)/hicolor/scalable/apps $(DESTDIR)$(ICONDIR)/hicolor/symbolic/apps \
 		$(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR)
 	$(substitute) dbus/io.github.tocsin.Agent.service > $(DESTDIR)$(DBUSSERVICEDIR)/io.github.tocsin.Agent.service
 	$(substitute) packaging/systemd/tocsind.service > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/tocsind.service
 	$(substitute) packaging/autostart/io.github.tocsin.Agent.desktop > $(DESTDIR)$(XDGAUTOSTARTDIR)/io.github.tocsin.Agent.desktop
+	$(substitute) data/applications/io.github.tocsin.Agent.desktop > $(DESTDIR)$(APPLICATIONSDIR)/io.github.tocsin.Agent.desktop
 	chmod 0644 $(DESTDIR)$(DBUSSERVICEDIR)/io.github.tocsin.Agent.service \
-		$(DESTDIR)$(SYSTEMDUSERUNITDIR)/tocsind.service $(DESTDIR)$(XDGAUTOSTARTDIR)/io.github.tocsin.Agent.desktop
+		$(DESTDIR)$(SYSTEMDUSERUNITDIR)/tocsind.service $(DESTDIR)$(XDGAUTOSTARTDIR)/io.github.tocsin.Agent.desktop \
+		$(DESTDIR)$(APPLICATIONSDIR)/io.github.tocsin.Agent.desktop
+	$(INSTALL_DATA) data/icons/hicolor/scalable/apps/io.github.tocsin.Agent.svg $(DESTDIR)$(ICONDIR)/hicolor/scalable/apps/
+	$(INSTALL_DATA) data/icons/hicolor/symbolic/apps/io.github.tocsin.Agent-symbolic.svg $(DESTDIR)$(ICONDIR)/hicolor/symbolic/apps/
 	$(INSTALL_DATA) dbus/io.github.tocsin.Alarms1.xml $(DESTDIR)$(DBUSINTERFACEDIR)/
 	$(INSTALL_DATA) man/tocsin.1 man/tocsind.1 $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL_DATA) completions/tocsin.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/tocsin

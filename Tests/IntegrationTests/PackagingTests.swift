@@ -111,6 +111,46 @@ import Testing
         }
     }
 
+    /// `make install` with a prefix and a staging directory writes under both and nowhere else
+    /// (the autostart entry too, which once went to /etc whatever the prefix), and `make
+    /// uninstall` with the same settings takes every file away again. Runs in the tree
+    /// packaging/build-deb built, so the build is already done.
+    @Test(.enabled(if: PackagingTests.canInstallPackages, "builds the Debian package's tree first: needs root and dpkg"))
+    func prefixedInstallStaysUnderItsPrefix() throws {
+        try Self.ensureBuildTools()
+        _ = try Self.buildPackage()
+        let tree = Self.repository.appendingPathComponent(".build/deb/tocsin")
+        let stage = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-stage-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: stage) }
+        let prefix = "/opt/tocsin-prefix-test"
+        let settings = ["-C", tree.path, "PREFIX=\(prefix)", "DESTDIR=\(stage.path)"]
+        try Self.checked("/usr/bin/make", ["install"] + settings, timeout: 1200)
+
+        let installed = try Self.files(under: stage)
+        #expect(!installed.isEmpty)
+        let outside = installed.filter { !$0.hasPrefix(stage.path + prefix + "/") }
+        #expect(outside.isEmpty, "written outside \(prefix): \(outside)")
+        for path in ["etc/xdg/autostart/io.github.tocsin.Agent.desktop", "share/applications/io.github.tocsin.Agent.desktop",
+                     "share/icons/hicolor/scalable/apps/io.github.tocsin.Agent.svg", "bin/tocsind"] {
+            #expect(installed.contains("\(stage.path)\(prefix)/\(path)"), "no \(prefix)/\(path)")
+        }
+        let autostart = try String(contentsOfFile: "\(stage.path)\(prefix)/etc/xdg/autostart/io.github.tocsin.Agent.desktop", encoding: .utf8)
+        #expect(autostart.contains("\nExec=\(prefix)/bin/tocsind\n"))
+
+        try Self.checked("/usr/bin/make", ["uninstall"] + settings, timeout: 300)
+        let left = try Self.files(under: stage)
+        #expect(left.isEmpty, "left after make uninstall: \(left)")
+    }
+
+    /// Every regular file under `directory`, by path.
+    private static func files(under directory: URL) throws -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: directory.path) else { return [] }
+        return walker.compactMap { $0 as? String }.map { directory.path + "/" + $0 }.filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }.sorted()
+    }
+
     // MARK: The installed files
 
     private func checkInstalledFiles(_ contents: PackageContents) throws {
@@ -120,6 +160,9 @@ import Testing
             "/usr/share/dbus-1/interfaces/io.github.tocsin.Alarms1.xml",
             "/usr/lib/systemd/user/tocsind.service",
             "/etc/xdg/autostart/io.github.tocsin.Agent.desktop",
+            "/usr/share/applications/io.github.tocsin.Agent.desktop",
+            "/usr/share/icons/hicolor/scalable/apps/io.github.tocsin.Agent.svg",
+            "/usr/share/icons/hicolor/symbolic/apps/io.github.tocsin.Agent-symbolic.svg",
             "/usr/share/man/man1/tocsin.1.gz", "/usr/share/man/man1/tocsind.1.gz",
             "/usr/share/bash-completion/completions/tocsin",
             "/usr/share/zsh/vendor-completions/_tocsin",
@@ -138,7 +181,13 @@ import Testing
         #expect(unit.contains("\nExecStart=/usr/bin/tocsind\n") && unit.contains("\nBusName=io.github.tocsin.Agent\n"))
         let autostart = try String(contentsOfFile: "/etc/xdg/autostart/io.github.tocsin.Agent.desktop", encoding: .utf8)
         #expect(autostart.contains("\nExec=/usr/bin/tocsind\n"))
-        #expect(!(activation + unit + autostart).contains("@bindir@"))
+        // The entry every notification names (hint desktop-entry): GNOME and Plasma take the
+        // app's name and icon from it and list it in their notification settings.
+        let entry = try String(contentsOfFile: "/usr/share/applications/io.github.tocsin.Agent.desktop", encoding: .utf8)
+        for line in ["Name=Tocsin", "Icon=io.github.tocsin.Agent", "X-GNOME-UsesNotifications=true", "Exec=/usr/bin/tocsind"] {
+            #expect(entry.split(separator: "\n").contains(Substring(line)), "the desktop entry lacks \(line)")
+        }
+        #expect(!(activation + unit + autostart + entry).contains("@bindir@"))
 
         // Every user's graphical session starts the unit (dh_installsystemduser's postinst).
         let enablement = "/etc/systemd/user/graphical-session.target.wants/tocsind.service"
