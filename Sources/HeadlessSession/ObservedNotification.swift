@@ -15,8 +15,11 @@ public struct ObservedNotification: Sendable, Equatable, CustomStringConvertible
     public let summary: String
     /// The body text.
     public let body: String
-    /// The actions in the order the application listed them.
+    /// The buttons, in the order the application listed them: every action but `default`,
+    /// which no server draws as a button.
     public let actions: [NotificationAction]
+    /// The `default` action, what a click on the notification itself invokes, if it has one.
+    public let defaultAction: NotificationAction?
     /// Every hint, rendered as text: booleans as `true`/`false`, numbers in decimal, strings as
     /// they are, anything else (e.g. image data) as compact JSON.
     public let hints: [String: String]
@@ -43,7 +46,8 @@ public struct ObservedNotification: Sendable, Equatable, CustomStringConvertible
         self.appIcon = appIcon
         self.summary = summary
         self.body = body
-        self.actions = actions
+        self.actions = actions.filter { $0.key != Self.defaultActionKey }
+        defaultAction = actions.first { $0.key == Self.defaultActionKey }
         self.hints = hints
         self.urgency = urgency
         self.value = value
@@ -51,6 +55,9 @@ public struct ObservedNotification: Sendable, Equatable, CustomStringConvertible
         self.receivedAt = receivedAt
         self.sender = sender
     }
+
+    /// The key the specification gives the click on a notification.
+    public static let defaultActionKey = "default"
 
     /// The action with this button label, if the notification has one.
     public func action(labeled label: String) -> NotificationAction? {
@@ -62,7 +69,7 @@ public struct ObservedNotification: Sendable, Equatable, CustomStringConvertible
 
     /// A one-line summary for test failure messages.
     public var description: String {
-        let actionList = actions.map { "\($0.key)=\($0.label)" }.joined(separator: ",")
+        let actionList = ((defaultAction.map { [$0] } ?? []) + actions).map { "\($0.key)=\($0.label)" }.joined(separator: ",")
         let hintList = hints.keys.sorted().map { "\($0)=\(hints[$0] ?? "")" }.joined(separator: ",")
         return "#\(id) [\(appName)] \"\(summary)\" / \"\(body)\" actions[\(actionList)] hints[\(hintList)]"
             + " timeout \(expireTimeout)" + (replacesID != 0 ? " replaces \(replacesID)" : "")

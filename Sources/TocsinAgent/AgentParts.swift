@@ -16,8 +16,11 @@ protocol AlarmNotifications: AnyObject {
     var onAction: (UUID, String) -> Void { get set }
     /// Called when the user closed a notification.
     var onDismissed: (UUID) -> Void { get set }
-    /// What the server can do: its capabilities.
-    var serverCapabilities: Set<String> { get set }
+    /// Called when the server closed a notification right after one of its buttons was pressed:
+    /// it is gone, but the user did not dismiss it.
+    var onClosedAfterButton: (UUID) -> Void { get set }
+    /// How the server is best shown to.
+    var serverProfile: NotificationServerProfile { get set }
     /// Shows `content` as key `id`'s notification, replacing what it showed.
     func show(_ content: NotificationContent, for id: UUID)
     /// Shows a countdown's per-second `content`.

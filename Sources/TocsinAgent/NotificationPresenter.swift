@@ -14,11 +14,12 @@ final class NotificationPresenter {
     var onAction: (UUID, String) -> Void = { _, _ in }
     /// Called when the user dismissed an alarm's notification (closed it without a button).
     var onDismissed: (UUID) -> Void = { _ in }
-    /// What the current notification server can do (`NotificationServerMonitor` keeps it up to
-    /// date): servers that read markup get bodies escaped, servers without buttons get the
-    /// command-line hint instead.
-    var serverCapabilities: Set<String> = ["actions", "body-markup"] {
-        didSet { worker.setCapabilities(serverCapabilities) }
+    /// Called when the server closed a notification right after a button press on it.
+    var onClosedAfterButton: (UUID) -> Void = { _ in }
+    /// How the current notification server is best shown to (`NotificationServerMonitor` keeps
+    /// it up to date): what `NotificationPayload` sends it follows this.
+    var serverProfile = NotificationServerProfile.unknown {
+        didSet { worker.setProfile(serverProfile) }
     }
 
     private var worker: NotificationWorker!
@@ -28,7 +29,8 @@ final class NotificationPresenter {
         worker = NotificationWorker(
             appName: appName, log: log,
             onAction: { [unowned self] id, key in onAction(id, key) },
-            onDismissed: { [unowned self] id in onDismissed(id) })
+            onDismissed: { [unowned self] id in onDismissed(id) },
+            onClosedAfterButton: { [unowned self] id in onClosedAfterButton(id) })
     }
 
     /// Shows `content` for alarm `id`, replacing what it showed before; a ringing alarm's goes

@@ -9,20 +9,18 @@ import TocsinCore
 /// Do-not-disturb is read where each desktop exposes it: dunst's `paused` property, KDE Plasma's
 /// `Inhibited`, GNOME's `show-banners` setting, mako's modes, xfce4-notifyd's xfconf property.
 /// Some of them hide even critical alerts (dunst paused, mako in do-not-disturb): the alarm rings
-/// anyway, and the agent says how to stop it.
+/// anyway, and the agent says how to stop it. What each server does is `NotificationServerProfile`'s
+/// table; this class only asks.
 final class NotificationServerMonitor {
-    /// The server's self-description and capabilities.
+    /// The server: what it says of itself, and the profile Tocsin shows it alarms by.
     struct Server: Equatable {
-        var name: String
-        var vendor: String
-        var version: String
-        var capabilities: Set<String>
+        let identity: NotificationServerIdentity
+        let profile: NotificationServerProfile
 
-        /// Whether the server shows buttons.
-        var showsActions: Bool { capabilities.contains("actions") }
-        /// Whether the server draws the `value` hint as a progress bar (no capability announces
-        /// it; dunst and mako do, GNOME Shell and Plasma ignore it).
-        var showsProgress: Bool { ["dunst", "mako"].contains(name.lowercased()) }
+        init(_ identity: NotificationServerIdentity) {
+            self.identity = identity
+            profile = NotificationServerProfile(for: identity)
+        }
     }
 
     /// The do-not-disturb state, with what it means for alarms.
@@ -132,8 +130,9 @@ final class NotificationServerMonitor {
         guard reportedState.map({ $0.server != server || $0.dnd != doNotDisturb }) ?? true else { return }
         reportedState = (server, doNotDisturb)
         if let server {
-            var line = "Notification server: \(server.name) \(server.version) (\(server.vendor))"
-            if !server.showsActions { line += "; it shows no buttons, so notifications say how to stop alarms from the command line" }
+            let identity = server.identity
+            var line = "Notification server: \(identity.name) \(identity.version) (\(identity.vendor))"
+            if !server.profile.drawsButtons { line += "; it shows no buttons, so notifications say how to stop alarms from the command line" }
             switch doNotDisturb {
             case .on(true, let how):
                 log.warning(line + "; do-not-disturb is ON (\(how)) and hides even alarm alerts. Alarms still ring: stop them with “tocsin stop” or a shortcut bound to it.")
@@ -151,42 +150,42 @@ final class NotificationServerMonitor {
     private func queryServer(_ completion: @escaping (Server?) -> Void) {
         call(Self.notificationsName, Self.notificationsPath, Self.notificationsName, "GetServerInformation") { [weak self] info in
             guard let self, let info, String(cString: g_variant_get_type_string(info)) == "(ssss)" else { return completion(nil) }
-            let server = Server(name: Variant.string(in: info, at: 0), vendor: Variant.string(in: info, at: 1),
-                                version: Variant.string(in: info, at: 2), capabilities: [])
+            var identity = NotificationServerIdentity(name: Variant.string(in: info, at: 0), vendor: Variant.string(in: info, at: 1),
+                                                      version: Variant.string(in: info, at: 2), capabilities: [])
             call(Self.notificationsName, Self.notificationsPath, Self.notificationsName, "GetCapabilities") { reply in
-                var withCapabilities = server
                 if let reply, String(cString: g_variant_get_type_string(reply)) == "(as)" {
-                    withCapabilities.capabilities = Set(Self.strings(in: reply))
+                    identity.capabilities = Set(Self.strings(in: reply))
                 }
-                completion(withCapabilities)
+                completion(Server(identity))
             }
         }
     }
 
+    /// Asks `server` whether its do-not-disturb is on, the way its family keeps it; what that
+    /// means for alarms is the profile's rule.
     private func queryDoNotDisturb(of server: Server, _ completion: @escaping (DoNotDisturb) -> Void) {
-        switch server.name.lowercased() {
-        case "dunst":
-            property(Self.notificationsPath, "org.dunstproject.cmd0", "paused") { paused in
-                completion(paused.map { $0 ? .on(hidesAlerts: true, how: "dunst is paused") : .off } ?? .unknown)
-            }
-        case "plasma":
-            property(Self.notificationsPath, Self.notificationsName, "Inhibited") { inhibited in
-                completion(inhibited.map { $0 ? .on(hidesAlerts: false, how: "Plasma's do not disturb") : .off } ?? .unknown)
-            }
-        case "gnome-shell":
-            completion(gnomeShowsBanners().map { $0 ? .off : .on(hidesAlerts: false, how: "GNOME's do not disturb (banners off)") } ?? .unknown)
-        case "mako":
-            call("org.freedesktop.Notifications", "/fr/emersion/Mako", "fr.emersion.Mako", "ListModes") { reply in
+        guard let rule = server.profile.doNotDisturb else { return completion(.unknown) }
+        let state: (Bool?) -> DoNotDisturb = { on in on.map { $0 ? .on(hidesAlerts: rule.hidesAlerts, how: rule.name) : .off } ?? .unknown }
+        switch server.profile.family {
+        case .dunst:
+            property(Self.notificationsPath, "org.dunstproject.cmd0", "paused") { completion(state($0)) }
+        case .plasma:
+            property(Self.notificationsPath, Self.notificationsName, "Inhibited") { completion(state($0)) }
+        case .gnomeShell:
+            completion(state(gnomeShowsBanners().map { !$0 }))
+        case .mako:
+            call(Self.notificationsName, "/fr/emersion/Mako", "fr.emersion.Mako", "ListModes") { reply in
                 guard let reply, String(cString: g_variant_get_type_string(reply)) == "(as)" else { return completion(.unknown) }
-                completion(Self.strings(in: reply).contains("do-not-disturb") ? .on(hidesAlerts: true, how: "mako's do-not-disturb mode") : .off)
+                completion(state(Self.strings(in: reply).contains("do-not-disturb")))
             }
-        case "xfce notify daemon":
+        case .xfce:
             call("org.xfce.Xfconf", "/org/xfce/Xfconf", "org.xfce.Xfconf", "GetProperty",
                  Variant.tuple([g_variant_new_string("xfce4-notifyd"), g_variant_new_string("/do-not-disturb")])) { [weak self] reply in
+                // No such property: xfce4-notifyd has never had do-not-disturb turned on.
                 guard let reply else { return completion(.off) }
-                completion(self?.boolChild(reply) == true ? .on(hidesAlerts: false, how: "xfce4-notifyd's do not disturb") : .off)
+                completion(state(self?.boolChild(reply) == true))
             }
-        default:
+        case .other:
             completion(.unknown)
         }
     }

@@ -27,14 +27,18 @@ import TocsinCore
 /// thread while holding it, and the thread, woken, then slept again on that lock — one wake-up
 /// more per second per countdown, seen with strace (futex waits on the context's mutex).
 ///
-/// `@unchecked Sendable`: `shared` is behind its mutex; `notifications` and `serverFailing` are
-/// touched on the worker thread only; the rest is immutable.
+/// What differs between servers (a new notification for an alert on GNOME Shell, the payload)
+/// is `NotificationServerProfile`'s; two things hold for every server: a press echoed within a
+/// second is dropped, and a close right after a press is not the user's dismissal.
+///
+/// `@unchecked Sendable`: `shared` is behind its mutex; `notifications`, `lastPressed`,
+/// `shownRoles` and `serverFailing` are touched on the worker thread only; the rest is immutable.
 final class NotificationWorker: @unchecked Sendable {
     /// What the main loop and the worker share.
     private struct Shared {
         var traffic = NotificationTraffic<UUID>()
-        /// What the server can do, for the payloads.
-        var capabilities: Set<String> = ["actions", "body-markup"]
+        /// How the server is best shown to, for the payloads.
+        var profile = NotificationServerProfile.unknown
         /// Keys of one-off notices, forgotten once shown.
         var notices: Set<UUID> = []
         /// An idle source is attached to the worker's context and will look at the traffic.
@@ -45,6 +49,10 @@ final class NotificationWorker: @unchecked Sendable {
     private let onAction: MainThreadOnly<(UUID, String) -> Void>
     /// Called on the main loop when the user dismissed a notification.
     private let onDismissed: MainThreadOnly<(UUID) -> Void>
+    /// Called on the main loop when the server closed a notification right after one of its
+    /// buttons was pressed (xfce4-notifyd does, resident or not): not the user's dismissal, but
+    /// the notification is gone, and whatever it should show now must be shown anew.
+    private let onClosedAfterButton: MainThreadOnly<(UUID) -> Void>
     private let log: AgentLog
     private let appName: String
     private let context: OpaquePointer
@@ -54,15 +62,29 @@ final class NotificationWorker: @unchecked Sendable {
     private let shared = Mutex(Shared())
     /// Each key's libnotify notification, while it exists (worker thread only).
     private var notifications: [UUID: UnsafeMutablePointer<NotifyNotification>] = [:]
+    /// When a button of each key's notification was last pressed (worker thread only).
+    private var lastPressed: [UUID: ContinuousClock.Instant] = [:]
+    /// What each key's notification was last shown as (worker thread only).
+    private var shownRoles: [UUID: NotificationContent.Role] = [:]
     /// The last call failed; logged once until one succeeds again (worker thread only).
     private var serverFailing = false
 
-    /// Starts the worker thread; `onAction` and `onDismissed` are called on the main loop.
-    init(appName: String, log: AgentLog, onAction: @escaping (UUID, String) -> Void, onDismissed: @escaping (UUID) -> Void) {
+    /// A close this soon after a button press is the server's own, not the user's: xfce4-notifyd
+    /// sends it within milliseconds of the ActionInvoked signal.
+    private static let closeAfterButtonWindow = Duration.seconds(2)
+    /// A second press on the same notification this soon after the first is the server's echo,
+    /// not a person: GNOME Shell 43 sends ActionInvoked("default") once for every Notify the
+    /// notification ever got (29 signals for one click after 29 updates).
+    private static let repeatedPressWindow = Duration.seconds(1)
+
+    /// Starts the worker thread; `onAction`, `onDismissed` and `onClosedAfterButton` are called on the main loop.
+    init(appName: String, log: AgentLog, onAction: @escaping (UUID, String) -> Void, onDismissed: @escaping (UUID) -> Void,
+         onClosedAfterButton: @escaping (UUID) -> Void) {
         self.appName = appName
         self.log = log
         self.onAction = MainThreadOnly(onAction)
         self.onDismissed = MainThreadOnly(onDismissed)
+        self.onClosedAfterButton = MainThreadOnly(onClosedAfterButton)
         context = g_main_context_new()
         var ends: [Int32] = [-1, -1]
         if g_unix_open_pipe(&ends, FD_CLOEXEC, nil) == 0 {
@@ -89,9 +111,9 @@ final class NotificationWorker: @unchecked Sendable {
 
     // MARK: The main loop's side
 
-    /// What the server can do; payloads made from now on follow it.
-    func setCapabilities(_ capabilities: Set<String>) {
-        shared.withLock { $0.capabilities = capabilities }
+    /// How the server is best shown to; payloads made from now on follow it.
+    func setProfile(_ profile: NotificationServerProfile) {
+        shared.withLock { $0.profile = profile }
     }
 
     /// Shows `content` as key `id`'s notification, at `priority` among what waits.
@@ -146,18 +168,22 @@ final class NotificationWorker: @unchecked Sendable {
     private func turn() {
         var bytes = [UInt8](repeating: 0, count: 64)
         while read(wakePipe.read, &bytes, bytes.count) > 0 {}
-        let next = shared.withLock { state -> (job: NotificationTraffic<UUID>.Job, capabilities: Set<String>)? in
+        let next = shared.withLock { state -> (job: NotificationTraffic<UUID>.Job, profile: NotificationServerProfile)? in
             guard let job = state.traffic.next() else {
                 state.scheduled = false
                 return nil
             }
-            return (job, state.capabilities)
+            return (job, state.profile)
         }
-        guard let (job, capabilities) = next else { return }
+        guard let (job, profile) = next else { return }
         let succeeded: Bool
         switch job {
         case .show(let id, let content):
-            succeeded = show(NotificationPayload(content, capabilities: capabilities), as: id)
+            if content.role == .alert, profile.alertNeedsNewNotification, notifications[id] != nil, shownRoles[id] != .alert {
+                // Closed before the alert is shown, so the server never sees it replaced.
+                _ = close(id)
+            }
+            succeeded = show(NotificationPayload(content, profile: profile, isUpdate: notifications[id] != nil), as: id)
         case .close(let id):
             succeeded = close(id)
         }
@@ -179,9 +205,11 @@ final class NotificationWorker: @unchecked Sendable {
         let notification: UnsafeMutablePointer<NotifyNotification>
         if let existing = notifications[id] {
             notification = existing
-            notify_notification_update(notification, payload.summary, payload.body, nil)
+            notify_notification_update(notification, payload.summary, payload.body, NotificationPayload.iconName)
         } else {
-            notification = notify_notification_new(payload.summary, payload.body, nil)
+            // The icon argument is what the server gets as app_icon (libnotify 0.8.1 has no
+            // notify_notification_set_app_icon yet).
+            notification = notify_notification_new(payload.summary, payload.body, NotificationPayload.iconName)
             notifications[id] = notification
             let box = Unmanaged.passRetained(KeyBox(id: id, worker: self)).toOpaque()
             g_signal_connect_data(notification, "closed", unsafeBitCast(Self.closed, to: GCallback.self), box, { box, _ in
@@ -190,6 +218,7 @@ final class NotificationWorker: @unchecked Sendable {
         }
         notify_notification_clear_hints(notification)
         notify_notification_clear_actions(notification)
+        notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(NotificationPayload.desktopEntry))
         notify_notification_set_urgency(notification, NotifyUrgency(UInt32(payload.urgency.rawValue)))
         notify_notification_set_category(notification, payload.category)
         notify_notification_set_hint(notification, "suppress-sound", g_variant_new_boolean(payload.suppressesSound ? 1 : 0))
@@ -197,12 +226,16 @@ final class NotificationWorker: @unchecked Sendable {
         if let progress = payload.progress { notify_notification_set_hint(notification, "value", g_variant_new_int32(Int32(progress))) }
         // 0: never expires; -1: the server decides.
         notify_notification_set_timeout(notification, payload.isPersistent ? 0 : -1)
-        for action in payload.actions {
-            let box = Unmanaged.passRetained(KeyBox(id: id, worker: self)).toOpaque()
-            notify_notification_add_action(notification, action.key, action.label, Self.actionInvoked, box, { box in
+        // The click on the notification itself comes back as "default"; reported as its intent.
+        let clickAndButtons = (payload.defaultAction.map { [(NotificationContent.defaultActionKey, $0)] } ?? [])
+            + payload.actions.map { ($0.key, $0) }
+        for (sentKey, action) in clickAndButtons {
+            let box = Unmanaged.passRetained(KeyBox(id: id, worker: self, reportedKey: action.key)).toOpaque()
+            notify_notification_add_action(notification, sentKey, action.label, Self.actionInvoked, box, { box in
                 Unmanaged<KeyBox>.fromOpaque(box!).release()
             })
         }
+        shownRoles[id] = payload.role
         var error: UnsafeMutablePointer<GError>?
         let shown = notify_notification_show(notification, &error) != 0
         report(shown ? nil : error.map { String(cString: $0.pointee.message) } ?? "no reason given")
@@ -222,6 +255,8 @@ final class NotificationWorker: @unchecked Sendable {
 
     /// Drops key `id`'s notification object (its signal handlers go with it).
     private func release(_ id: UUID) {
+        lastPressed[id] = nil
+        shownRoles[id] = nil
         guard let notification = notifications.removeValue(forKey: id) else { return }
         g_object_unref(notification)
     }
@@ -239,10 +274,12 @@ final class NotificationWorker: @unchecked Sendable {
     }
 
     /// A button was pressed (libnotify calls this on the worker thread).
-    private static let actionInvoked: NotifyActionCallback = { _, action, userData in
+    private static let actionInvoked: NotifyActionCallback = { _, _, userData in
         let box = Unmanaged<KeyBox>.fromOpaque(userData!).takeUnretainedValue()
-        let key = String(cString: action!)
-        let (id, onAction) = (box.id, box.worker.onAction)
+        let (id, key, onAction) = (box.id, box.reportedKey, box.worker.onAction)
+        let now = ContinuousClock.now
+        if let previous = box.worker.lastPressed[id], now - previous < repeatedPressWindow { return }
+        box.worker.lastPressed[id] = now
         MainLoop.post { onAction.value(id, key) }
     }
 
@@ -252,19 +289,27 @@ final class NotificationWorker: @unchecked Sendable {
         let worker = box.worker, id = box.id
         let reason = notify_notification_get_closed_reason(notification)
         worker.shared.withLock { $0.traffic.forget(id) }
-        if reason == Int32(NOTIFY_CLOSED_REASON_DISMISSED.rawValue) {
+        guard reason == Int32(NOTIFY_CLOSED_REASON_DISMISSED.rawValue) else { return }
+        if let pressed = worker.lastPressed.removeValue(forKey: id), ContinuousClock.now - pressed < closeAfterButtonWindow {
+            // The action's own effects are posted first: this follows them.
+            let onClosedAfterButton = worker.onClosedAfterButton
+            MainLoop.post { onClosedAfterButton.value(id) }
+        } else {
             let onDismissed = worker.onDismissed
             MainLoop.post { onDismissed.value(id) }
         }
     }
 }
 
-/// The key a libnotify callback is about, and the worker it reports to.
+/// The key a libnotify callback is about, the worker it reports to, and (for an action) the
+/// key it reports.
 private final class KeyBox {
     let id: UUID
     unowned let worker: NotificationWorker
-    init(id: UUID, worker: NotificationWorker) {
+    let reportedKey: String
+    init(id: UUID, worker: NotificationWorker, reportedKey: String = "") {
         self.id = id
         self.worker = worker
+        self.reportedKey = reportedKey
     }
 }

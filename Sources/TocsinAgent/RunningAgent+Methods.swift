@@ -30,6 +30,9 @@ extension RunningAgent: AlarmsServiceHandler {
                         }
                     }
                 }
+            case .getStatus where server.server?.profile.doNotDisturb?.announcesChanges == false:
+                // This server tells nobody when its do-not-disturb changes (mako): ask it first.
+                server.refresh { [unowned self] in reply(.success(.status(status(for: caller)))) }
             case .requestAuthorization:
                 if !caller.isCommandLine { authorizationDesk.note(caller.confinement, for: caller.appID) }
                 authorizationDesk.resolve(caller.appID, confinement: caller.confinement) { state in
@@ -143,9 +146,9 @@ extension RunningAgent: AlarmsServiceHandler {
                 .map { $0.uuidString.lowercased() }.joined(separator: ",")),
         ]
         if let server = server.server {
-            status[.notificationServer] = .string("\(server.name) \(server.version)")
-            status[.notificationActions] = .bool(server.showsActions)
-            status[.notificationProgress] = .bool(server.showsProgress)
+            status[.notificationServer] = .string("\(server.identity.name) \(server.identity.version)")
+            status[.notificationActions] = .bool(server.profile.drawsButtons)
+            status[.notificationProgress] = .bool(server.profile.progress != .none)
         }
         switch server.doNotDisturb {
         case .unknown: status[.doNotDisturb] = .string("unknown")

@@ -83,6 +83,11 @@ final class RunningAgent {
         notifications.onDismissed = { [unowned self] id in
             if !authorizationDesk.dismissed(id) { notificationDismissed(id) }
         }
+        notifications.onClosedAfterButton = { [unowned self] id in
+            // The button's effects came first; what the alarm shows now is shown anew.
+            guard let alarm = book[id], alarm.state.name != .scheduled else { return }
+            carryOut(planner.present(alarm, now: clock.now))
+        }
         server.onChange = { [unowned self] in notificationServerChanged() }
         sounds.onSoundProblemChange = { [unowned self] in
             planner.contentWriter.soundProblem = sounds.soundProblem
@@ -246,7 +251,7 @@ final class RunningAgent {
 
     /// The notification server changed, or what it can do: everything is shown again for it.
     private func notificationServerChanged() {
-        notifications.serverCapabilities = server.server?.capabilities ?? []
+        notifications.serverProfile = server.server?.profile ?? .unknown
         refreshAll(where: { _ in true })
     }
 

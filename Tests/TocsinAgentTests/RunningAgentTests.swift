@@ -104,7 +104,7 @@ import TocsinCore
         fixture.run(until: 10)
         try fixture.notifications.press("Snooze", on: id)
         #expect(fixture.sounds.silenced == [id])
-        #expect(fixture.notifications.onScreen[id]?.body.hasPrefix("1:00 remaining") == true, "\(String(describing: fixture.notifications.onScreen[id]))")
+        #expect(fixture.notifications.onScreen[id]?.body.hasPrefix("Snoozed · 1:00 remaining") == true, "\(String(describing: fixture.notifications.onScreen[id]))")
         fixture.run(until: 69.5)
         #expect(fixture.sounds.rings.count == 1)
         fixture.run(until: 70)

@@ -143,7 +143,8 @@ struct AlarmJSONWriterTests {
     func storedProperties() {
         func names(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         #expect(names(Fixture.alarm()) == [
-            "id", "title", "schedule", "kind", "appConfinement", "countdownDuration", "snoozeDuration", "secondaryButton", "sound", "volume",
+            "id", "title", "schedule", "kind", "appConfinement", "countdownDuration", "snoozeDuration", "snoozes", "secondaryButton", "sound",
+            "volume",
             "crescendo", "ringLimit", "lateLimit", "hooks", "state", "createdAt", "appID", "metadata",
         ])
         #expect(names(CountdownPhase(fireDate: t0, duration: 1)) == ["fireDate", "duration", "followsWallClock"])
@@ -195,7 +196,7 @@ struct AlarmJSONWriterTests {
         for event in HookEvent.allCases where Bool.random(using: &generator) { hooks[event] = text() }
         return Alarm(
             id: UUID(), title: text() + " \(index)", kind: schedule == nil ? .timer : .alarm, schedule: schedule,
-            countdownDuration: number(), snoozeDuration: maybe(number),
+            countdownDuration: number(), snoozeDuration: maybe(number), snoozes: maybe { Int.random(in: 1...40, using: &generator) },
             secondaryButton: maybe { SecondaryButton(label: text(), behavior: Bool.random(using: &generator) ? .countdown : .custom) },
             sound: sound, volume: maybe { Double.random(in: 0.01...1, using: &generator) }, crescendo: maybe(number),
             ringLimit: number(), lateLimit: number(), hooks: hooks, state: state, createdAt: instant(),

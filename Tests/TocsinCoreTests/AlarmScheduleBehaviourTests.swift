@@ -66,10 +66,11 @@ struct AlarmScheduleBehaviourTests {
         #expect(book.nextDeadline == utc("2026-01-05T06:00:00Z"))
 
         #expect(writer.liveActivity(for: counting, at: utc("2026-01-05T05:45:00Z")) == NotificationContent(
-            summary: "Wake up", body: "15:00 remaining · ends 07:00", progress: 0,
+            role: .countdown, summary: "Wake up", body: "15:00 remaining · ends 07:00", progress: 0,
             actions: [NotificationContent.Action(.pause, label: "Pause"), NotificationContent.Action(.cancel, label: "Cancel")],
             urgency: .normal, isPersistent: true,
-            commandLineHint: "Pause: tocsin pause 00000000 · cancel: tocsin cancel 00000000"
+            commandLineHint: "Pause: tocsin pause 00000000 · cancel: tocsin cancel 00000000",
+            defaultIntent: .pause
         ))
         let halfway = try #require(writer.liveActivity(for: counting, at: utc("2026-01-05T05:52:30Z")))
         #expect(halfway.body == "7:30 remaining · ends 07:00")

@@ -160,6 +160,26 @@ struct AlarmTransitionsTests {
         #expect(again.dueDate == at(370))
     }
 
+    @Test("Each snooze is counted, and the count goes when the ring ends: a repeating alarm's next occurrence rings afresh")
+    func snoozesCounted() throws {
+        let ringing = Fixture.snoozable(in: .alerting) // ringing since t+60, snooze 300
+        #expect(ringing.snoozes == nil)
+        let once = try ringing.applying(.countdown, at: at(70)).alarm
+        #expect(once.snoozes == 1)
+        let ringsAgain = try #require(once.advanced(to: at(370))).alarm
+        #expect(ringsAgain.snoozes == 1, "the re-ring knows it follows a snooze")
+        let twice = try ringsAgain.applying(.secondary, at: at(380)).alarm
+        #expect(twice.snoozes == 2)
+        #expect(try twice.applying(.pause, at: at(400)).alarm.snoozes == 2)
+
+        var daily = Fixture.alarm(schedule: .timeOfDay(Fixture.time(8), weekdays: Weekday.everyDay), snooze: 300,
+                                  button: Fixture.snoozeButton, state: .alerting(since: at(0)))
+        daily.snoozes = 3
+        let stopped = try daily.applying(.stop, at: at(10))
+        #expect(!stopped.removesAlarm)
+        #expect(stopped.alarm.snoozes == nil)
+    }
+
     @Test("Snooze without a snooze duration is refused even while ringing; the message names the state")
     func snoozeWithoutDuration() throws {
         let alarm = Fixture.alarm(button: Fixture.customButton, state: .alerting(since: at(60)))

@@ -26,13 +26,15 @@ struct NotificationContentTests {
         let alarm = Fixture.alarm(duration: 180) // t0 = 08:00:00 UTC, ends 08:03
         let content = try #require(writer.liveActivity(for: alarm, at: at(45)))
         #expect(content == NotificationContent(
+            role: .countdown,
             summary: "Pasta",
             body: "2:15 remaining · ends 08:03",
             progress: 25,
             actions: [NotificationContent.Action(key: "pause", label: "Pause"), NotificationContent.Action(key: "cancel", label: "Cancel")],
             urgency: .normal,
             isPersistent: true,
-            commandLineHint: "Pause: tocsin pause \(Self.short(alarm)) · cancel: tocsin cancel \(Self.short(alarm))"
+            commandLineHint: "Pause: tocsin pause \(Self.short(alarm)) · cancel: tocsin cancel \(Self.short(alarm))",
+            defaultIntent: .pause
         ))
     }
 
@@ -56,12 +58,14 @@ struct NotificationContentTests {
         let alarm = Fixture.alarm(state: .paused(PausedPhase(remaining: 49.5, duration: 60)))
         let content = try #require(writer.liveActivity(for: alarm, at: at(500)))
         #expect(content == NotificationContent(
+            role: .paused,
             summary: "Pasta",
             body: "Paused · 0:50 remaining",
             progress: 17,
             actions: [NotificationContent.Action(.resume, label: "Resume"), NotificationContent.Action(.cancel, label: "Cancel")],
             isPersistent: true,
-            commandLineHint: "Resume: tocsin resume \(Self.short(alarm)) · cancel: tocsin cancel \(Self.short(alarm))"
+            commandLineHint: "Resume: tocsin resume \(Self.short(alarm)) · cancel: tocsin cancel \(Self.short(alarm))",
+            defaultIntent: .resume
         ))
         #expect(content.urgency == .normal)
     }
@@ -105,11 +109,34 @@ struct NotificationContentTests {
         let alarm = Fixture.alarm(title: "Wake up", schedule: schedule, snooze: 540, button: Fixture.snoozeButton, state: .alerting(since: at(60)))
         let content = try #require(writer.liveActivity(for: alarm, at: at(61)))
         #expect(content == NotificationContent(
-            summary: "Wake up", body: body,
+            role: .alert, summary: "Wake up", body: body,
             actions: [NotificationContent.Action(.stop, label: "Stop"), NotificationContent.Action(.secondary, label: "Snooze")],
             urgency: .critical, isPersistent: true,
-            commandLineHint: "Stop: tocsin stop · snooze: tocsin snooze"
+            commandLineHint: "Stop: tocsin stop · snooze: tocsin snooze",
+            defaultIntent: .stop
         ))
+    }
+
+    @Test("A snooze says so: its countdown, its pause and the ring after it")
+    func snoozed() throws {
+        var counting = Fixture.alarm(duration: 60, snooze: 300, button: Fixture.snoozeButton,
+                                     state: .countdown(CountdownPhase(fireDate: at(400), duration: 300)))
+        counting.snoozes = 1
+        let countdown = try #require(writer.liveActivity(for: counting, at: at(101)))
+        #expect(countdown.body == "Snoozed · 4:59 remaining · rings again at 08:06")
+        #expect(countdown.role == .countdown)
+        var paused = counting
+        paused.state = .paused(PausedPhase(remaining: 120, duration: 300))
+        #expect(try #require(writer.liveActivity(for: paused, at: at(200))).body == "Snooze paused · 2:00 remaining")
+        var ringing = counting
+        ringing.state = .alerting(since: at(400))
+        #expect(try #require(writer.liveActivity(for: ringing, at: at(401))).body == "Time’s up again · snoozed once, rang again at 08:06 · 1:00 timer")
+        ringing.snoozes = 2
+        #expect(try #require(writer.liveActivity(for: ringing, at: at(401))).body.hasPrefix("Time’s up again · snoozed twice,"))
+        var alarm = Fixture.alarm(title: "Wake up", schedule: .timeOfDay(Fixture.time(6, 30), weekdays: Weekday.everyDay), snooze: 540,
+                                  button: Fixture.snoozeButton, state: .alerting(since: at(60)))
+        alarm.snoozes = 3
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(61))).body == "Alarm again · snoozed 3 times, ringing again since 08:01 · 06:30 daily")
     }
 
     @Test("A fixed instant in the ringing body is shown in the writer's zone, with its offset")
@@ -124,10 +151,11 @@ struct NotificationContentTests {
         let alarm = Fixture.alarm(title: "Wake up", schedule: .fixed(at(900)), duration: 900,
                                   state: .countdown(CountdownPhase(fireDate: at(900), duration: 900, followsWallClock: true)))
         #expect(try #require(writer.liveActivity(for: alarm, at: at(450))) == NotificationContent(
-            summary: "Wake up", body: "7:30 remaining · ends 08:15", progress: 50,
+            role: .countdown, summary: "Wake up", body: "7:30 remaining · ends 08:15", progress: 50,
             actions: [NotificationContent.Action(.pause, label: "Pause"), NotificationContent.Action(.cancel, label: "Cancel")],
             urgency: .normal, isPersistent: true,
-            commandLineHint: "Pause: tocsin pause \(Self.short(alarm)) · cancel: tocsin cancel \(Self.short(alarm))"
+            commandLineHint: "Pause: tocsin pause \(Self.short(alarm)) · cancel: tocsin cancel \(Self.short(alarm))",
+            defaultIntent: .pause
         ))
     }
 
@@ -172,6 +200,7 @@ struct NotificationContentTests {
     func unacknowledged() {
         let alarm = Fixture.alarm(ringLimit: 600, state: .alerting(since: at(60)))
         #expect(writer.unacknowledgedNotice(for: alarm) == NotificationContent(
+            role: .notice,
             summary: "Not acknowledged: Pasta",
             body: "It rang for 10 min from 08:01 and nobody stopped it.",
             progress: nil, actions: [], urgency: .normal, isPersistent: false

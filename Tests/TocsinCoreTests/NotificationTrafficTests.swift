@@ -9,7 +9,7 @@ struct NotificationTrafficTests {
     typealias Traffic = NotificationTraffic<Int>
 
     static func content(_ text: String, urgency: NotificationContent.Urgency = .normal) -> NotificationContent {
-        NotificationContent(summary: text, body: "", urgency: urgency, isPersistent: false)
+        NotificationContent(role: .notice, summary: text, body: "", urgency: urgency, isPersistent: false)
     }
 
     /// Runs every job the traffic offers, each succeeding, and returns them in order.
@@ -163,44 +163,5 @@ struct NotificationTrafficTests {
             }
             #expect(traffic.trackedCount == latest.values.filter { $0 != nil }.count)
         }
-    }
-}
-
-// NotificationPayload.swift: what the server is sent for a piece of content.
-@Suite("Notification payload")
-struct NotificationPayloadTests {
-    static let ringing = NotificationContent(
-        summary: "<b>Tea</b> & cake", body: "Time's up · \"1:00\" <timer>", actions: [.init(.stop, label: "Stop")],
-        urgency: .critical, isPersistent: true, commandLineHint: "Stop: tocsin stop 3f2b8c1e")
-
-    @Test("A server that reads markup gets the body escaped; the summary is never markup")
-    func markup() {
-        let payload = NotificationPayload(Self.ringing, capabilities: ["actions", "body-markup"])
-        #expect(payload.summary == "<b>Tea</b> & cake")
-        #expect(payload.body == "Time&#39;s up · &quot;1:00&quot; &lt;timer&gt;")
-        #expect(NotificationPayload(Self.ringing, capabilities: ["actions"]).body == "Time's up · \"1:00\" <timer>")
-        #expect(NotificationPayload.markupEscaped("a&b") == "a&amp;b")
-        #expect(NotificationPayload.markupEscaped("ünïcødé 🍝") == "ünïcødé 🍝")
-    }
-
-    @Test("A server that draws no buttons gets the command to type instead")
-    func noButtons() {
-        #expect(NotificationPayload(Self.ringing, capabilities: []).body == "Time's up · \"1:00\" <timer>\nStop: tocsin stop 3f2b8c1e")
-        #expect(!NotificationPayload(Self.ringing, capabilities: ["actions"]).body.contains("tocsin stop"))
-        let noActions = NotificationContent(summary: "Missed", body: "It was due", isPersistent: false, commandLineHint: "x")
-        #expect(NotificationPayload(noActions, capabilities: []).body == "It was due", "a hint for buttons there are none of")
-    }
-
-    @Test("Hints: urgency and category by state, resident and never expiring when persistent, progress, no server sound")
-    func hints() {
-        let alert = NotificationPayload(Self.ringing, capabilities: ["actions"])
-        #expect(alert.urgency == .critical)
-        #expect(alert.category == "x-tocsin.alarm")
-        #expect(alert.isPersistent)
-        #expect(alert.suppressesSound)
-        let countdown = NotificationPayload(NotificationContent(summary: "Pasta", body: "2:59 remaining", progress: 40, isPersistent: true), capabilities: ["actions"])
-        #expect(countdown.category == "x-tocsin.timer")
-        #expect(countdown.progress == 40)
-        #expect(countdown.urgency == .normal)
     }
 }

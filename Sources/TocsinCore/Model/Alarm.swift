@@ -22,6 +22,9 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     public var countdownDuration: TimeInterval
     /// How long a snooze counts down before ringing again (AlarmKit's post-alert duration), if snoozing is offered.
     public var snoozeDuration: TimeInterval?
+    /// How many times it was snoozed since it last rang from its own schedule or timer; `nil`
+    /// when it was not (so the saved state leaves it out). A re-ring says it was snoozed.
+    public var snoozes: Int?
     /// The second button while ringing, beside Stop: a snooze or a custom action. `nil`: Stop only.
     public var secondaryButton: SecondaryButton?
     /// What plays while it rings.
@@ -59,7 +62,7 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     /// Creates an alarm; `AlarmBook.schedule` is the usual way, as it validates the request first.
     public init(
         id: UUID, title: String, kind: AlarmKind, schedule: AlarmSchedule? = nil, countdownDuration: TimeInterval,
-        snoozeDuration: TimeInterval?, secondaryButton: SecondaryButton?, sound: AlarmSound,
+        snoozeDuration: TimeInterval?, snoozes: Int? = nil, secondaryButton: SecondaryButton?, sound: AlarmSound,
         volume: Double? = nil, crescendo: TimeInterval? = nil,
         ringLimit: TimeInterval, lateLimit: TimeInterval = AlarmRequest.defaultLateLimit,
         hooks: AlarmHooks, state: AlarmState, createdAt: Date, appID: String? = nil,
@@ -71,6 +74,7 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
         self.schedule = schedule
         self.countdownDuration = countdownDuration
         self.snoozeDuration = snoozeDuration
+        self.snoozes = snoozes
         self.secondaryButton = secondaryButton
         self.sound = sound
         self.volume = volume

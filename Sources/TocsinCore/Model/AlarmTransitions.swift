@@ -128,14 +128,19 @@ extension Alarm {
     private func ended(_ kind: AlarmEvent.Kind, at now: Date, in timeZone: TimeZoneRules, dueDate: Date? = nil) -> AlarmEvent {
         if let schedule, schedule.isRepeating,
            let next = ScheduleCalculator.nextOccurrence(of: schedule, after: now, in: timeZone) {
-            return AlarmEvent(kind, with(state: waitingState(until: next, now: now)), dueDate: dueDate)
+            var waiting = with(state: waitingState(until: next, now: now))
+            // The next occurrence rings afresh.
+            waiting.snoozes = nil
+            return AlarmEvent(kind, waiting, dueDate: dueDate)
         }
         return AlarmEvent(kind, self, removesAlarm: true, dueDate: dueDate)
     }
 
     private func snoozed(for snoozeDuration: TimeInterval, at now: Date) -> AlarmEvent {
         let phase = CountdownPhase(fireDate: now.addingTimeInterval(snoozeDuration), duration: snoozeDuration)
-        return AlarmEvent(.snoozed, with(state: .countdown(phase)))
+        var snoozedAlarm = with(state: .countdown(phase))
+        snoozedAlarm.snoozes = (snoozes ?? 0) + 1
+        return AlarmEvent(.snoozed, snoozedAlarm)
     }
 
     func with(state newState: AlarmState) -> Alarm {

@@ -83,7 +83,7 @@ package struct AlarmJSONReader {
 
     private mutating func readAlarm() throws(Unreadable) -> Alarm {
         var id: UUID?, title: String?, kind: AlarmKind?, schedule: AlarmSchedule?
-        var countdownDuration: Double?, snoozeDuration: Double?, secondaryButton: SecondaryButton?
+        var countdownDuration: Double?, snoozeDuration: Double?, snoozes: Int?, secondaryButton: SecondaryButton?
         var sound: AlarmSound?, volume: Double?, crescendo: Double?, ringLimit: Double?, lateLimit: Double?
         var hooks: AlarmHooks?, state: AlarmState?, createdAt: Date?, appID: String?, metadata: String?
         var appConfinement: AppConfinement?
@@ -103,6 +103,7 @@ package struct AlarmJSONReader {
             case "schedule": try reader.unset(schedule); schedule = try reader.readSchedule()
             case "secondaryButton": try reader.unset(secondaryButton); secondaryButton = try reader.readButton()
             case "snoozeDuration": try reader.unset(snoozeDuration); snoozeDuration = try reader.readDouble()
+            case "snoozes": try reader.unset(snoozes); snoozes = try reader.readInt()
             case "sound": try reader.unset(sound); sound = try reader.readSound()
             case "state": try reader.unset(state); state = try reader.readState()
             case "title": try reader.unset(title); title = try reader.readString()
@@ -114,7 +115,7 @@ package struct AlarmJSONReader {
               let hooks, let state, let createdAt else { throw Unreadable() }
         return Alarm(
             id: id, title: title, kind: kind, schedule: schedule, countdownDuration: countdownDuration,
-            snoozeDuration: snoozeDuration, secondaryButton: secondaryButton, sound: sound, volume: volume,
+            snoozeDuration: snoozeDuration, snoozes: snoozes, secondaryButton: secondaryButton, sound: sound, volume: volume,
             crescendo: crescendo, ringLimit: ringLimit, lateLimit: lateLimit, hooks: hooks, state: state,
             createdAt: createdAt, appID: appID, appConfinement: appConfinement, metadata: metadata
         )

@@ -76,6 +76,7 @@ package struct AlarmJSONWriter {
             bytes.append(UInt8(ascii: "}"))
         }
         if let snooze = alarm.snoozeDuration { object.key("snoozeDuration", &self); try write(snooze, "snoozeDuration") }
+        if let snoozes = alarm.snoozes { object.key("snoozes", &self); writeRaw(String(snoozes)) }
         object.key("sound", &self); write(alarm.sound)
         object.key("state", &self); try write(alarm.state)
         object.key("title", &self); write(alarm.title)

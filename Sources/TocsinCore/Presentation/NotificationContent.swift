@@ -7,6 +7,21 @@ public struct NotificationContent: Sendable, Equatable {
         case low = 0, normal = 1, critical = 2
     }
 
+    /// What a notification is for: servers differ in how each is best shown
+    /// (`NotificationServerProfile`), and each has its `category` hint.
+    public enum Role: String, Sendable {
+        /// A live countdown, updated every second.
+        case countdown
+        /// A paused countdown.
+        case paused
+        /// A ringing alarm.
+        case alert
+        /// A one-off notice (missed, not acknowledged, agent news).
+        case notice
+        /// The question whether an application may set alarms.
+        case consent
+    }
+
     /// A button: `key` is what the server reports back when it is pressed, `label` what it shows.
     public struct Action: Sendable, Equatable {
         /// Reported back when pressed; Tocsin's keys are `AlarmIntent` raw values.
@@ -26,6 +41,8 @@ public struct NotificationContent: Sendable, Equatable {
         }
     }
 
+    /// What it is for.
+    public var role: Role
     /// The first line, in bold on most servers.
     public var summary: String
     /// The text below it (plain text: the presenter escapes it where the server reads markup).
@@ -41,10 +58,17 @@ public struct NotificationContent: Sendable, Equatable {
     /// What to type instead of pressing the buttons ("Stop: tocsin stop 3f2b8c1e"), shown by
     /// servers that draw no buttons.
     public var commandLineHint: String?
+    /// What a click on the notification itself does (the `default` action), if anything: the
+    /// one way to act on servers without buttons (mako) and in GNOME's message list.
+    public var defaultIntent: AlarmIntent?
+
+    /// The action key the specification gives a click on the notification itself.
+    public static let defaultActionKey = "default"
 
     /// Creates a notification's content.
-    public init(summary: String, body: String, progress: Int? = nil, actions: [Action] = [], urgency: Urgency = .normal,
-                isPersistent: Bool, commandLineHint: String? = nil) {
+    public init(role: Role, summary: String, body: String, progress: Int? = nil, actions: [Action] = [], urgency: Urgency = .normal,
+                isPersistent: Bool, commandLineHint: String? = nil, defaultIntent: AlarmIntent? = nil) {
+        self.role = role
         self.summary = summary
         self.body = body
         self.progress = progress
@@ -52,6 +76,7 @@ public struct NotificationContent: Sendable, Equatable {
         self.urgency = urgency
         self.isPersistent = isPersistent
         self.commandLineHint = commandLineHint
+        self.defaultIntent = defaultIntent
     }
 }
 
@@ -82,47 +107,71 @@ public struct NotificationContentWriter: Sendable {
     }
 
     /// The live activity of `alarm` at `now`; `nil` in states that show none (scheduled).
+    /// A snooze's countdown and the ring after it say they are a snooze's.
     public func liveActivity(for alarm: Alarm, at now: Date) -> NotificationContent? {
+        let snoozed = alarm.snoozes.map(Self.times)
         switch alarm.state {
         case .countdown(let phase):
-            let remaining = CountdownClock.displayedSeconds(remaining: phase.remaining(at: now))
+            let remaining = DurationFormat.clock(seconds: CountdownClock.displayedSeconds(remaining: phase.remaining(at: now)))
+            let body = snoozed == nil
+                ? "\(remaining) remaining · ends \(timeOfDay(phase.fireDate))"
+                : "Snoozed · \(remaining) remaining · rings again at \(timeOfDay(phase.fireDate))"
             return NotificationContent(
+                role: .countdown,
                 summary: alarm.title,
-                body: "\(DurationFormat.clock(seconds: remaining)) remaining · ends \(timeOfDay(phase.fireDate))",
+                body: body,
                 progress: alarm.percentElapsed(at: now),
                 actions: [.init(.pause, label: "Pause"), .init(.cancel, label: "Cancel")],
                 isPersistent: true,
-                commandLineHint: "Pause: tocsin pause \(Self.shortID(alarm)) · cancel: tocsin cancel \(Self.shortID(alarm))"
+                commandLineHint: "Pause: tocsin pause \(Self.shortID(alarm)) · cancel: tocsin cancel \(Self.shortID(alarm))",
+                defaultIntent: .pause
             )
         case .paused(let phase):
             let remaining = CountdownClock.displayedSeconds(remaining: phase.remaining)
             return NotificationContent(
+                role: .paused,
                 summary: alarm.title,
-                body: "Paused · \(DurationFormat.clock(seconds: remaining)) remaining",
+                body: (snoozed == nil ? "Paused" : "Snooze paused") + " · \(DurationFormat.clock(seconds: remaining)) remaining",
                 progress: alarm.percentElapsed(at: now),
                 actions: [.init(.resume, label: "Resume"), .init(.cancel, label: "Cancel")],
                 isPersistent: true,
-                commandLineHint: "Resume: tocsin resume \(Self.shortID(alarm)) · cancel: tocsin cancel \(Self.shortID(alarm))"
+                commandLineHint: "Resume: tocsin resume \(Self.shortID(alarm)) · cancel: tocsin cancel \(Self.shortID(alarm))",
+                defaultIntent: .resume
             )
         case .alerting(let since):
             var actions = [NotificationContent.Action(.stop, label: "Stop")]
             if let button = alarm.secondaryButton {
                 actions.append(.init(.secondary, label: button.label))
             }
-            let body = switch alarm.kind {
-            case .timer: "Time’s up · \(DurationFormat.clock(seconds: Int(alarm.countdownDuration.rounded()))) timer, rang at \(timeOfDay(since))"
-            case .alarm: "Alarm · ringing since \(timeOfDay(since))" + (alarm.schedule.map { " · \($0.description(in: timeZone))" } ?? "")
+            let length = DurationFormat.clock(seconds: Int(alarm.countdownDuration.rounded()))
+            let body = switch (alarm.kind, snoozed) {
+            case (.timer, nil): "Time’s up · \(length) timer, rang at \(timeOfDay(since))"
+            case (.timer, let snoozed?): "Time’s up again · snoozed \(snoozed), rang again at \(timeOfDay(since)) · \(length) timer"
+            case (.alarm, nil): "Alarm · ringing since \(timeOfDay(since))" + (alarm.schedule.map { " · \($0.description(in: timeZone))" } ?? "")
+            case (.alarm, let snoozed?): "Alarm again · snoozed \(snoozed), ringing again since \(timeOfDay(since))"
+                + (alarm.schedule.map { " · \($0.description(in: timeZone))" } ?? "")
             }
             return NotificationContent(
+                role: .alert,
                 summary: alarm.title,
                 body: soundProblem.map { body + "\nNo sound: \($0)" } ?? body,
                 actions: actions,
                 urgency: .critical,
                 isPersistent: true,
-                commandLineHint: "Stop: tocsin stop" + (alarm.secondaryButton?.behavior == .countdown ? " · snooze: tocsin snooze" : "")
+                commandLineHint: "Stop: tocsin stop" + (alarm.secondaryButton?.behavior == .countdown ? " · snooze: tocsin snooze" : ""),
+                defaultIntent: .stop
             )
         case .scheduled:
             return nil
+        }
+    }
+
+    /// "once", "twice", "3 times".
+    static func times(_ count: Int) -> String {
+        switch count {
+        case 1: "once"
+        case 2: "twice"
+        default: "\(count) times"
         }
     }
 
@@ -135,6 +184,7 @@ public struct NotificationContentWriter: Sendable {
             since = ""
         }
         return NotificationContent(
+            role: .notice,
             summary: "Not acknowledged: \(alarm.title)",
             body: "It rang for \(DurationFormat.spoken(alarm.ringLimit))\(since) and nobody stopped it.",
             isPersistent: false
@@ -150,7 +200,7 @@ public struct NotificationContentWriter: Sendable {
         if let next = alarm.fireDate, next > dueDate {
             body += " Next: \(dayOfMonth(next)) \(timeOfDay(next))."
         }
-        return NotificationContent(summary: "Missed: \(alarm.title) (\(timeOfDay(dueDate)))", body: body, isPersistent: false)
+        return NotificationContent(role: .notice, summary: "Missed: \(alarm.title) (\(timeOfDay(dueDate)))", body: body, isPersistent: false)
     }
 
     /// The question whether `app`, which runs in `confinement`, may set alarms: what the user
@@ -163,6 +213,7 @@ public struct NotificationContentWriter: Sendable {
         case .unconfined: "It is not sandboxed: like any program you run, it has your rights, and its alarms may run commands."
         }
         return NotificationContent(
+            role: .consent,
             summary: "Allow “\(app)” to set alarms?",
             body: "\(grant) \(trust) You can change this later with “tocsin auth”.",
             actions: [.init(key: consentAllowKey, label: "Allow"), .init(key: consentDenyKey, label: "Don’t Allow")],

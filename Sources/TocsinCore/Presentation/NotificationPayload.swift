@@ -1,40 +1,81 @@
 import FoundationEssentials
 
 /// What the notification server is sent for a piece of content, as that server should get it:
-/// the decisions the presenter makes before handing a notification to libnotify.
+/// the decisions the presenter makes before handing a notification to libnotify, following the
+/// server's `NotificationServerProfile`.
 public struct NotificationPayload: Sendable, Equatable {
+    /// The desktop entry every notification names (the `desktop-entry` hint): GNOME Shell and
+    /// Plasma take the application's name and icon from it and list it in their settings.
+    public static let desktopEntry = "io.github.tocsin.Agent"
+    /// The icon, from the hicolor theme Tocsin installs (the `app_icon` argument).
+    public static let iconName = "io.github.tocsin.Agent"
+
+    /// What the notification is for.
+    public var role: NotificationContent.Role
     /// The summary line (never markup: the specification has it plain text).
     public var summary: String
     /// The body, escaped for a server that reads markup, with the command-line hint added for
-    /// one that draws no buttons.
+    /// one that draws no buttons and the progress as text where the server draws no bar.
     public var body: String
     /// The buttons, in order.
     public var actions: [NotificationContent.Action]
+    /// What a click on the notification does: sent as the action `default` (no server draws a
+    /// button for it), reported back as this action's key; its label is the button's that does
+    /// the same.
+    public var defaultAction: NotificationContent.Action?
     /// The `urgency` hint.
     public var urgency: NotificationContent.Urgency
-    /// The `category` hint: `x-tocsin.alarm` for a ringing alarm, `x-tocsin.timer` otherwise.
+    /// The `category` hint: `x-tocsin.alarm` for a ringing alarm, `x-tocsin.timer` for a
+    /// countdown, `x-tocsin.notice` and `x-tocsin.consent` for the rest.
     public var category: String
     /// The `resident` hint and a timeout of "never": it stays until Tocsin removes it.
     public var isPersistent: Bool
-    /// The `value` hint, percent elapsed.
+    /// The `value` hint, percent elapsed, where the server draws it.
     public var progress: Int?
     /// The `suppress-sound` hint: Tocsin rings itself through libcanberra, and a server's sound
     /// on top would ring twice. Always true.
     public let suppressesSound = true
 
-    /// The payload of `content` for a server with `capabilities` (GetCapabilities).
-    public init(_ content: NotificationContent, capabilities: Set<String>) {
+    /// The payload of `content` for a server of `profile`. `isUpdate`: the notification is on
+    /// screen already and this replaces it.
+    public init(_ content: NotificationContent, profile: NotificationServerProfile, isUpdate: Bool = false) {
         var body = content.body
-        if !capabilities.contains("actions"), !content.actions.isEmpty, let hint = content.commandLineHint {
-            body += "\n" + hint
+        if profile.progress == .text, let progress = content.progress {
+            body += "\n" + Self.textBar(percent: progress)
         }
-        self.summary = content.summary
-        self.body = capabilities.contains("body-markup") ? Self.markupEscaped(body) : body
-        self.actions = content.actions
-        self.urgency = content.urgency
-        self.category = content.urgency == .critical ? "x-tocsin.alarm" : "x-tocsin.timer"
-        self.isPersistent = content.isPersistent
-        self.progress = content.progress
+        let defaultAction = content.defaultIntent.flatMap { intent in content.actions.first { $0.key == intent.rawValue } }
+        // Where there are no buttons, a click is the one thing to do with the mouse.
+        let noButtons = !profile.drawsButtons || (profile.countdownShowsNoButtons && content.role == .countdown)
+        let click = noButtons ? defaultAction.map { "Click: \($0.label.lowercased())" } : nil
+        let commands = profile.namesCommands && !content.actions.isEmpty ? content.commandLineHint : nil
+        if click != nil || commands != nil {
+            body += "\n" + [click, commands].compactMap { $0 }.joined(separator: " · ")
+        }
+        role = content.role
+        summary = content.summary
+        self.body = profile.readsBodyMarkup ? Self.markupEscaped(body) : body
+        actions = content.actions
+        self.defaultAction = defaultAction
+        if isUpdate, content.role == .countdown, let quieter = profile.countdownUpdateUrgency {
+            urgency = quieter
+        } else {
+            urgency = content.urgency
+        }
+        category = switch content.role {
+        case .alert: "x-tocsin.alarm"
+        case .countdown, .paused: "x-tocsin.timer"
+        case .notice: "x-tocsin.notice"
+        case .consent: "x-tocsin.consent"
+        }
+        isPersistent = content.isPersistent
+        progress = profile.progress == .valueHint ? content.progress : nil
+    }
+
+    /// Progress as ten cells, filled for each tenth elapsed: "■■■■□□□□□□ 40%".
+    static func textBar(percent: Int) -> String {
+        let clamped = min(100, max(0, percent))
+        let filled = clamped / 10
+        return String(repeating: "■", count: filled) + String(repeating: "□", count: 10 - filled) + " \(clamped)%"
     }
 
     /// `text` with the characters markup gives meaning to written as entities, so a title such as

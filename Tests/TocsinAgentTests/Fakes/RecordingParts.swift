@@ -16,7 +16,8 @@ final class ManualClock: AgentClock {
 final class RecordingNotifications: AlarmNotifications {
     var onAction: (UUID, String) -> Void = { _, _ in }
     var onDismissed: (UUID) -> Void = { _ in }
-    var serverCapabilities: Set<String> = ["actions", "body-markup"]
+    var onClosedAfterButton: (UUID) -> Void = { _ in }
+    var serverProfile = NotificationServerProfile.unknown
     private(set) var shown: [(id: UUID, content: NotificationContent, isTick: Bool)] = []
     private(set) var withdrawn: [UUID] = []
     private(set) var notices: [NotificationContent] = []
@@ -97,7 +98,7 @@ final class RecordingTimer: InstantTimer {
 
 /// A notification server that answers at once.
 final class QuietServer: NotificationServerWatch {
-    var server: NotificationServerMonitor.Server? = .init(name: "test", vendor: "Tocsin", version: "1", capabilities: ["actions", "body-markup"])
+    var server: NotificationServerMonitor.Server? = .init(.init(name: "test", vendor: "Tocsin", version: "1", capabilities: ["actions", "body-markup"]))
     var doNotDisturb: NotificationServerMonitor.DoNotDisturb = .off
     var onChange: () -> Void = {}
     func refresh(then completion: @escaping () -> Void) { completion() }

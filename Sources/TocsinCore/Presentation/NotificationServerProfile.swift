@@ -1,0 +1,141 @@
+/// What a notification server says about itself: `GetServerInformation` and `GetCapabilities`.
+public struct NotificationServerIdentity: Sendable, Equatable {
+    /// The server's name ("dunst", "gnome-shell", "Plasma", "Xfce Notify Daemon", "mako").
+    public var name: String
+    /// Its vendor ("knopwob", "GNOME", "KDE", "Xfce", "emersion").
+    public var vendor: String
+    /// Its version ("1.9.0").
+    public var version: String
+    /// What it says it can do ("actions", "body-markup", "persistence"…).
+    public var capabilities: Set<String>
+
+    /// A server's self-description.
+    public init(name: String, vendor: String, version: String, capabilities: Set<String>) {
+        self.name = name
+        self.vendor = vendor
+        self.version = version
+        self.capabilities = capabilities
+    }
+}
+
+/// The notification servers whose ways Tocsin knows, each tried headless on the real server
+/// (docs/DESKTOPS.md has what each showed).
+public enum NotificationServerFamily: String, Sendable, CaseIterable {
+    case gnomeShell = "GNOME Shell"
+    case plasma = "KDE Plasma"
+    case xfce = "xfce4-notifyd"
+    case mako
+    case dunst
+    /// Any other server: presented conservatively.
+    case other
+
+    /// The family `identity` belongs to, by the name (and vendor) the server gives.
+    public init(_ identity: NotificationServerIdentity) {
+        let name = identity.name.lowercased(), vendor = identity.vendor.lowercased()
+        self = switch name {
+        case "gnome-shell": .gnomeShell
+        case "plasma" where vendor == "kde", "plasma": .plasma
+        case "xfce notify daemon", "xfce4-notifyd": .xfce
+        case "mako": .mako
+        case "dunst": .dunst
+        default: .other
+        }
+    }
+}
+
+/// How Tocsin presents alarms on one notification server: every decision that differs between
+/// servers, in one table (`init(for:)`), so the presenter and `tocsin doctor` follow the same rules.
+public struct NotificationServerProfile: Sendable, Equatable {
+    /// How a countdown's progress is shown.
+    public enum ProgressStyle: String, Sendable {
+        /// The `value` hint, drawn as a bar (dunst) or a fill (mako).
+        case valueHint = "bar"
+        /// A bar of characters in the body: xfce4-notifyd draws a `value` notification as a bare
+        /// gauge, hiding its title, text and buttons.
+        case text
+        /// Not shown: the server ignores `value` (GNOME Shell, Plasma) and the time left says it.
+        case none
+    }
+
+    /// How the server handles do-not-disturb, for alarms.
+    public struct DoNotDisturbRule: Sendable, Equatable {
+        /// The mechanism, as `tocsin doctor` names it ("dunst is paused").
+        public let name: String
+        /// Even critical alerts are hidden while it is on.
+        public let hidesAlerts: Bool
+        /// The server announces changes (a signal or property change); where it does not (mako),
+        /// the state is asked again before it is reported.
+        public let announcesChanges: Bool
+    }
+
+    /// The family the table was read for.
+    public let family: NotificationServerFamily
+    /// The server draws buttons a person can press. mako advertises `actions` and draws none.
+    public let drawsButtons: Bool
+    /// How progress is shown.
+    public let progress: ProgressStyle
+    /// The server reads markup in bodies (`body-markup`), so text must be escaped.
+    public let readsBodyMarkup: Bool
+    /// The body names the commands that do what the buttons do: where no buttons are drawn, and
+    /// on servers not in the table, whose buttons nobody has seen.
+    public let namesCommands: Bool
+    /// The urgency of a countdown's per-second updates after the first showing, when it differs
+    /// from the content's. GNOME Shell re-pops or keeps up a banner for every normal update and
+    /// shows none for a low one, which still updates its entry in the message list.
+    public let countdownUpdateUrgency: NotificationContent.Urgency?
+    /// A countdown updated every second shows no buttons (GNOME Shell rebuilds a banner's buttons
+    /// with every update, so it never expands on hover): the body says what a click does.
+    public let countdownShowsNoButtons: Bool
+    /// An alert must be a new notification, not a replacement of the countdown's: GNOME Shell
+    /// shows a replaced notification's banner without its buttons, and a click on it does nothing.
+    public let alertNeedsNewNotification: Bool
+    /// Do-not-disturb on this server, or `nil` where Tocsin cannot read it.
+    public let doNotDisturb: DoNotDisturbRule?
+
+    /// The profile for `identity`'s server.
+    public init(for identity: NotificationServerIdentity) {
+        family = NotificationServerFamily(identity)
+        let advertisesButtons = identity.capabilities.contains("actions")
+        readsBodyMarkup = identity.capabilities.contains("body-markup")
+        switch family {
+        case .dunst:
+            drawsButtons = advertisesButtons
+            progress = .valueHint
+            countdownUpdateUrgency = nil
+            doNotDisturb = DoNotDisturbRule(name: "dunst is paused", hidesAlerts: true, announcesChanges: true)
+        case .mako:
+            drawsButtons = false
+            progress = .valueHint
+            countdownUpdateUrgency = nil
+            doNotDisturb = DoNotDisturbRule(name: "mako's do-not-disturb mode", hidesAlerts: true, announcesChanges: false)
+        case .xfce:
+            drawsButtons = advertisesButtons
+            progress = .text
+            countdownUpdateUrgency = nil
+            doNotDisturb = DoNotDisturbRule(name: "xfce4-notifyd's do not disturb", hidesAlerts: false, announcesChanges: true)
+        case .gnomeShell:
+            drawsButtons = advertisesButtons
+            progress = .none
+            countdownUpdateUrgency = .low
+            doNotDisturb = DoNotDisturbRule(name: "GNOME's do not disturb (banners off)", hidesAlerts: false, announcesChanges: true)
+        case .plasma:
+            drawsButtons = advertisesButtons
+            progress = .none
+            countdownUpdateUrgency = nil
+            doNotDisturb = DoNotDisturbRule(name: "Plasma's do not disturb", hidesAlerts: false, announcesChanges: true)
+        case .other:
+            drawsButtons = advertisesButtons
+            progress = .text
+            countdownUpdateUrgency = nil
+            doNotDisturb = nil
+        }
+        namesCommands = !drawsButtons || family == .other
+        countdownShowsNoButtons = family == .gnomeShell
+        alertNeedsNewNotification = family == .gnomeShell
+    }
+
+    /// The profile used until the server has answered: a server not in the table that says it
+    /// draws buttons and reads markup, as most do (so the first notification's text is escaped).
+    public static let unknown = NotificationServerProfile(
+        for: NotificationServerIdentity(name: "", vendor: "", version: "", capabilities: ["actions", "body-markup"]))
+}

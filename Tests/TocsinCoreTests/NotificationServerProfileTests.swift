@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+@testable import TocsinCore
+
+// NotificationServerProfile.swift and NotificationPayload.swift: which server is which, and what
+// each is sent for a countdown, a paused timer, an alert, a notice and the consent prompt.
+@Suite("Notification server profiles")
+struct NotificationServerProfileTests {
+    /// What each server said of itself here (GetServerInformation, GetCapabilities), on Debian 12.
+    static let identities: [NotificationServerFamily: NotificationServerIdentity] = [
+        .gnomeShell: .init(name: "gnome-shell", vendor: "GNOME", version: "43.9",
+                           capabilities: ["actions", "body", "body-markup", "icon-static", "persistence", "sound"]),
+        .plasma: .init(name: "Plasma", vendor: "KDE", version: "5.27.5",
+                       capabilities: ["body", "body-hyperlinks", "body-markup", "body-images", "icon-static", "actions",
+                                      "persistence", "inhibitions", "inline-reply", "x-kde-urls", "x-kde-origin-name",
+                                      "x-kde-display-appname"]),
+        .xfce: .init(name: "Xfce Notify Daemon", vendor: "Xfce", version: "0.7.3",
+                     capabilities: ["actions", "body", "body-hyperlinks", "body-markup", "icon-static", "x-canonical-private-icon-only"]),
+        .mako: .init(name: "mako", vendor: "emersion", version: "0.0.0", capabilities: ["actions", "body", "body-markup", "icon-static"]),
+        .dunst: .init(name: "dunst", vendor: "knopwob", version: "1.9.0",
+                      capabilities: ["actions", "body", "body-hyperlinks", "body-markup", "icon-static", "persistence"]),
+        .other: .init(name: "notify-osd", vendor: "Canonical Ltd", version: "1.0", capabilities: ["body", "body-markup"]),
+    ]
+
+    static func profile(_ family: NotificationServerFamily) -> NotificationServerProfile {
+        NotificationServerProfile(for: identities[family]!)
+    }
+
+    static let countdown = NotificationContent(
+        role: .countdown, summary: "Tea & <b>cake</b>", body: "2:15 remaining · ends 08:03", progress: 25,
+        actions: [.init(.pause, label: "Pause"), .init(.cancel, label: "Cancel")], isPersistent: true,
+        commandLineHint: "Pause: tocsin pause 3f2b8c1e · cancel: tocsin cancel 3f2b8c1e", defaultIntent: .pause)
+    static let alert = NotificationContent(
+        role: .alert, summary: "Pasta", body: "Time’s up · \"5:00\" <timer>", actions: [.init(.stop, label: "Stop"), .init(.secondary, label: "Snooze")],
+        urgency: .critical, isPersistent: true, commandLineHint: "Stop: tocsin stop · snooze: tocsin snooze", defaultIntent: .stop)
+    static let notice = NotificationContent(role: .notice, summary: "Missed: Wake up (07:00)", body: "It was due at 07:00.", isPersistent: false)
+    static let consent = NotificationContentWriter.consentQuestion(app: "org.example.Cook", confinement: .flatpak, alarmLimit: 100)
+
+    @Test("Each server is recognised by the name it gives; anything else is “other”", arguments: NotificationServerFamily.allCases)
+    func recognition(family: NotificationServerFamily) {
+        #expect(NotificationServerFamily(Self.identities[family]!) == family)
+    }
+
+    @Test("The table: buttons drawn, progress, markup, the commands named, do-not-disturb")
+    func table() {
+        let rows = NotificationServerFamily.allCases.map { family -> String in
+            let profile = Self.profile(family)
+            let dnd = profile.doNotDisturb.map { "\($0.hidesAlerts ? "hides" : "shows") alerts, \($0.announcesChanges ? "announced" : "asked")" } ?? "unknown"
+            return "\(family.rawValue): buttons \(profile.drawsButtons), progress \(profile.progress), markup \(profile.readsBodyMarkup), "
+                + "commands \(profile.namesCommands), dnd \(dnd)"
+        }
+        #expect(rows == [
+            "GNOME Shell: buttons true, progress none, markup true, commands false, dnd shows alerts, announced",
+            "KDE Plasma: buttons true, progress none, markup true, commands false, dnd shows alerts, announced",
+            "xfce4-notifyd: buttons true, progress text, markup true, commands false, dnd shows alerts, announced",
+            "mako: buttons false, progress valueHint, markup true, commands true, dnd hides alerts, asked",
+            "dunst: buttons true, progress valueHint, markup true, commands false, dnd hides alerts, announced",
+            "other: buttons false, progress text, markup true, commands true, dnd unknown",
+        ])
+    }
+
+    @Test("A server not in the table that draws buttons still gets the commands named")
+    func otherWithButtons() {
+        let profile = NotificationServerProfile(for: .init(name: "swaync", vendor: "erikreider", version: "0.9", capabilities: ["actions"]))
+        #expect(profile.family == .other)
+        #expect(profile.drawsButtons)
+        #expect(profile.namesCommands)
+        let payload = NotificationPayload(Self.alert, profile: profile)
+        #expect(payload.body.hasSuffix("\nStop: tocsin stop · snooze: tocsin snooze"), "no “Click:”: it has buttons")
+    }
+
+    @Test("Until the server answers: buttons and markup assumed, the commands named")
+    func unknown() {
+        #expect(NotificationServerProfile.unknown.family == .other)
+        #expect(NotificationServerProfile.unknown.drawsButtons)
+        #expect(NotificationServerProfile.unknown.readsBodyMarkup)
+        #expect(NotificationServerProfile.unknown.namesCommands)
+    }
+
+    // MARK: Payloads
+
+    @Test("Countdown on dunst and mako: the value hint; on xfce a text bar and no value hint; on GNOME and Plasma neither")
+    func countdownProgress() {
+        #expect(NotificationPayload(Self.countdown, profile: Self.profile(.dunst)).progress == 25)
+        #expect(NotificationPayload(Self.countdown, profile: Self.profile(.mako)).progress == 25)
+        let xfce = NotificationPayload(Self.countdown, profile: Self.profile(.xfce))
+        #expect(xfce.progress == nil, "xfce4-notifyd draws a value notification as a bare gauge")
+        #expect(xfce.body == "2:15 remaining · ends 08:03\n■■□□□□□□□□ 25%")
+        for family in [NotificationServerFamily.gnomeShell, .plasma] {
+            let payload = NotificationPayload(Self.countdown, profile: Self.profile(family))
+            #expect(payload.progress == nil)
+            #expect(payload.body.hasPrefix("2:15 remaining · ends 08:03"))
+            #expect(!payload.body.contains("%"))
+        }
+    }
+
+    @Test("The text bar: ten cells, one filled per tenth, clamped")
+    func textBar() {
+        #expect(NotificationPayload.textBar(percent: 0) == "□□□□□□□□□□ 0%")
+        #expect(NotificationPayload.textBar(percent: 99) == "■■■■■■■■■□ 99%")
+        #expect(NotificationPayload.textBar(percent: 100) == "■■■■■■■■■■ 100%")
+        #expect(NotificationPayload.textBar(percent: 140) == "■■■■■■■■■■ 100%")
+        #expect(NotificationPayload.textBar(percent: -3) == "□□□□□□□□□□ 0%")
+    }
+
+    @Test("mako draws no buttons: the body says what a click does and names the commands")
+    func makoNamesCommands() {
+        let profile = Self.profile(.mako)
+        #expect(NotificationPayload(Self.alert, profile: profile).body
+            == "Time’s up · &quot;5:00&quot; &lt;timer&gt;\nClick: stop · Stop: tocsin stop · snooze: tocsin snooze")
+        #expect(NotificationPayload(Self.countdown, profile: profile).body
+            == "2:15 remaining · ends 08:03\nClick: pause · Pause: tocsin pause 3f2b8c1e · cancel: tocsin cancel 3f2b8c1e")
+        #expect(NotificationPayload(Self.notice, profile: profile).body == "It was due at 07:00.", "a notice has nothing to do")
+        #expect(NotificationPayload(Self.consent, profile: profile).body.hasSuffix("\nAllow: tocsin auth grant org.example.Cook · refuse: tocsin auth revoke org.example.Cook"),
+                "no click: the consent question has no default action")
+    }
+
+    @Test("Servers that draw buttons get no commands in the text", arguments: [NotificationServerFamily.gnomeShell, .plasma, .xfce, .dunst])
+    func buttonsNoCommands(family: NotificationServerFamily) throws {
+        for content in [Self.countdown, Self.alert, Self.consent] {
+            let hint = try #require(content.commandLineHint)
+            #expect(!NotificationPayload(content, profile: Self.profile(family)).body.contains(NotificationPayload.markupEscaped(hint)))
+        }
+    }
+
+    @Test("The click (default action): Pause on a countdown, Resume when paused, Stop on an alert, none on notices and the consent prompt")
+    func defaultAction() throws {
+        let profile = Self.profile(.plasma)
+        #expect(NotificationPayload(Self.countdown, profile: profile).defaultAction == .init(.pause, label: "Pause"))
+        #expect(NotificationPayload(Self.alert, profile: profile).defaultAction == .init(.stop, label: "Stop"))
+        #expect(NotificationPayload(Self.notice, profile: profile).defaultAction == nil)
+        #expect(NotificationPayload(Self.consent, profile: profile).defaultAction == nil, "a click must not grant")
+        let paused = try #require(NotificationContentWriter().liveActivity(
+            for: Fixture.alarm(state: .paused(PausedPhase(remaining: 30, duration: 60))), at: t0))
+        #expect(NotificationPayload(paused, profile: profile).defaultAction == .init(.resume, label: "Resume"))
+        #expect(NotificationPayload(Self.alert, profile: profile).actions.map(\.key) == ["stop", "secondary"], "the click is no button")
+    }
+
+    @Test("GNOME Shell: a countdown's updates are low urgency (no banner pinned or re-popped); its first showing, and everything else, keep theirs")
+    func gnomeUpdates() {
+        let gnome = Self.profile(.gnomeShell)
+        #expect(NotificationPayload(Self.countdown, profile: gnome).urgency == .normal)
+        #expect(NotificationPayload(Self.countdown, profile: gnome, isUpdate: true).urgency == .low)
+        #expect(NotificationPayload(Self.alert, profile: gnome, isUpdate: true).urgency == .critical)
+        var paused = Self.countdown
+        paused.role = .paused
+        #expect(NotificationPayload(paused, profile: gnome, isUpdate: true).urgency == .normal, "pausing is news")
+        #expect(NotificationPayload(Self.countdown, profile: Self.profile(.plasma), isUpdate: true).urgency == .normal)
+    }
+
+    @Test("GNOME Shell: a live countdown shows no buttons, so its body says a click pauses; paused and ringing show their buttons")
+    func gnomeClick() {
+        let gnome = Self.profile(.gnomeShell)
+        #expect(NotificationPayload(Self.countdown, profile: gnome).body == "2:15 remaining · ends 08:03\nClick: pause")
+        #expect(NotificationPayload(Self.alert, profile: gnome).body == "Time’s up · &quot;5:00&quot; &lt;timer&gt;")
+        var paused = Self.countdown
+        paused.role = .paused
+        #expect(NotificationPayload(paused, profile: gnome).body == "2:15 remaining · ends 08:03")
+        #expect(gnome.alertNeedsNewNotification, "a replaced banner shows no Stop")
+        #expect(NotificationServerFamily.allCases.filter { Self.profile($0).alertNeedsNewNotification } == [.gnomeShell])
+    }
+
+    @Test("Markup is escaped where the server reads it; the summary never is")
+    func markup() {
+        let payload = NotificationPayload(Self.alert, profile: Self.profile(.dunst))
+        #expect(payload.summary == "Pasta")
+        #expect(payload.body == "Time’s up · &quot;5:00&quot; &lt;timer&gt;")
+        #expect(NotificationPayload(Self.countdown, profile: Self.profile(.dunst)).summary == "Tea & <b>cake</b>")
+        let plain = NotificationServerProfile(for: .init(name: "x", vendor: "y", version: "1", capabilities: ["actions"]))
+        #expect(NotificationPayload(Self.alert, profile: plain).body.hasPrefix("Time’s up · \"5:00\" <timer>"))
+        #expect(NotificationPayload.markupEscaped("a&b'") == "a&amp;b&#39;")
+        #expect(NotificationPayload.markupEscaped("ünïcødé 🍝") == "ünïcødé 🍝")
+    }
+
+    @Test("Hints: category by role, resident when persistent, never the server's sound")
+    func hints() {
+        let profile = Self.profile(.dunst)
+        let categories = [Self.countdown, Self.alert, Self.notice, Self.consent].map { NotificationPayload($0, profile: profile).category }
+        #expect(categories == ["x-tocsin.timer", "x-tocsin.alarm", "x-tocsin.notice", "x-tocsin.consent"])
+        let alert = NotificationPayload(Self.alert, profile: profile)
+        #expect(alert.isPersistent && alert.suppressesSound && alert.urgency == .critical)
+        #expect(!NotificationPayload(Self.notice, profile: profile).isPersistent)
+    }
+
+    @Test("The desktop entry every notification names is installed, with the icon it names, and asks for the notification settings")
+    func desktopEntryInstalled() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let entry = try String(contentsOf: repository.appendingPathComponent("data/applications/\(NotificationPayload.desktopEntry).desktop"), encoding: .utf8)
+        let lines = Set(entry.split(separator: "\n").map(String.init))
+        #expect(lines.isSuperset(of: ["[Desktop Entry]", "Name=Tocsin", "Icon=\(NotificationPayload.iconName)", "X-GNOME-UsesNotifications=true"]))
+        for icon in ["scalable/apps/\(NotificationPayload.iconName).svg", "symbolic/apps/\(NotificationPayload.iconName)-symbolic.svg"] {
+            #expect(FileManager.default.fileExists(atPath: repository.appendingPathComponent("data/icons/hicolor/\(icon)").path), "no \(icon)")
+        }
+        let makefile = try String(contentsOf: repository.appendingPathComponent("Makefile"), encoding: .utf8)
+        #expect(makefile.contains("data/applications/\(NotificationPayload.desktopEntry).desktop"), "make install does not install it")
+    }
+}
