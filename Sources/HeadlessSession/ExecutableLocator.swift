@@ -8,12 +8,20 @@ enum ExecutableLocator {
         "dbus-daemon": "dbus", "Xvfb": "xvfb", "xdpyinfo": "x11-utils", "dunst": "dunst",
         "dunstctl": "dunst", "pulseaudio": "pulseaudio", "pactl": "pulseaudio-utils",
         "pacat": "pulseaudio-utils", "parec": "pulseaudio-utils", "busctl": "systemd",
-        "import": "imagemagick",
+        "import": "imagemagick", "xdotool": "xdotool", "tesseract": "tesseract-ocr",
+        "xfconf-query": "xfconf", "xfconfd": "xfconf", "xfce4-notifyd": "xfce4-notifyd",
+    ]
+
+    /// Where Debian keeps programs that are not on PATH (xfconfd, xfce4-notifyd).
+    private static let privateDirectories = [
+        "/usr/lib/x86_64-linux-gnu/xfce4/xfconf", "/usr/lib/x86_64-linux-gnu/xfce4/notifyd",
+        "/usr/lib/aarch64-linux-gnu/xfce4/xfconf", "/usr/lib/aarch64-linux-gnu/xfce4/notifyd",
     ]
 
     /// The full path of `name` found in `PATH` (or the usual system directories).
     static func find(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> URL {
-        let searchPath = (environment["PATH"] ?? "") + ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"
+        let searchPath = (environment["PATH"] ?? "") + ":/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin:"
+            + privateDirectories.joined(separator: ":")
         for directory in searchPath.split(separator: ":") where !directory.isEmpty {
             let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }

@@ -64,7 +64,18 @@ extension HeadlessSession {
     @discardableResult
     public func clickAction(label: String, onNotification id: UInt32, timeout: Duration = .seconds(5)) throws -> InvokedAction {
         try ensureRunning()
+        guard let clicker else {
+            throw HeadlessSessionError.actionNotClickable(
+                label: label, notificationID: id, reason: "\(notificationServer.rawValue) has no context menu: use clickOnScreen", offered: [])
+        }
         return try clicker.click(label: label, notificationID: id, timeout: timeout)
+    }
+
+    /// Turns the notification server's own do-not-disturb on or off, as its user would: dunst
+    /// paused, xfce4-notifyd's `/do-not-disturb` setting.
+    public func setDoNotDisturb(_ on: Bool) throws {
+        try ensureRunning()
+        try NotificationServer.setDoNotDisturb(on, kind: notificationServer, launcher: launcher, environment: environment)
     }
 
     /// Pauses (do-not-disturb) or resumes dunst (`dunstctl set-paused`). While paused dunst hides

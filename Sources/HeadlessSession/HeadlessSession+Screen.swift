@@ -8,4 +8,59 @@ extension HeadlessSession {
         try launcher.runChecked("import", ["-display", display, "-window", "root", url.path],
                                 environment: environment, timeout: .seconds(20))
     }
+
+    /// What a person reads on the screen now: a screenshot, made grey and three times larger
+    /// (tesseract reads 9–11 px notification text reliably only so), read by tesseract. The
+    /// screenshot is kept in the session's logs as `screen-N.png`.
+    public func readScreen() throws -> ScreenText {
+        try ensureRunning()
+        let index = nextRecordingIndex()
+        let shot = layout.logs.appendingPathComponent("screen-\(index).png")
+        let enlarged = layout.logs.appendingPathComponent("screen-\(index)-ocr.png")
+        try screenshot(to: shot)
+        try launcher.runChecked("convert", [shot.path, "-colorspace", "gray", "-resize", "\(Self.readingScale * 100)%", enlarged.path],
+                                environment: environment, timeout: .seconds(20))
+        let tsv = try launcher.runChecked("tesseract", [enlarged.path, "-", "tsv"], environment: environment, timeout: .seconds(60))
+        try? FileManager.default.removeItem(at: enlarged)
+        return ScreenText(tesseractTSV: tsv, scale: Self.readingScale)
+    }
+
+    /// Reads the screen until `condition` holds for what it shows, for at most `timeout`;
+    /// returns what was read last, and throws with it when the condition never held.
+    @discardableResult
+    public func waitForScreen(timeout: Duration = .seconds(10), _ what: String,
+                              until condition: (ScreenText) -> Bool) throws -> ScreenText {
+        let deadline = ContinuousClock.now + timeout
+        var last = try readScreen()
+        while !condition(last) {
+            guard ContinuousClock.now < deadline else {
+                throw HeadlessSessionError.screenNeverShowed(what: what, lastRead: last.description)
+            }
+            Thread.sleep(forTimeInterval: 0.2)
+            last = try readScreen()
+        }
+        return last
+    }
+
+    /// Clicks the word `label` where it is on the screen (a button's text), the way a person
+    /// would: the pointer moves there and presses the left button, then moves off to the
+    /// screen's corner, so no server keeps a bubble up for a hovering pointer. Waits up to
+    /// `timeout` for the word to appear; returns where it was.
+    @discardableResult
+    public func clickOnScreen(_ label: String, timeout: Duration = .seconds(10)) throws -> ScreenText.Word {
+        let screen = try waitForScreen(timeout: timeout, "the word “\(label)”") { $0.word(label) != nil }
+        let word = screen.word(label)!
+        try click(x: word.center.x, y: word.center.y)
+        return word
+    }
+
+    /// Moves the pointer to (`x`, `y`), clicks the left button there and moves it off to the corner.
+    public func click(x: Int, y: Int) throws {
+        try ensureRunning()
+        try launcher.runChecked("xdotool", ["mousemove", String(x), String(y), "click", "1", "mousemove", "0", "0"],
+                                environment: environment)
+    }
+
+    /// How much larger than the screen the picture tesseract reads is.
+    static let readingScale = 3
 }

@@ -35,11 +35,14 @@ public final class HeadlessSession: @unchecked Sendable {
     public let soundServerAddress: String
     /// How long `init` took to get every component ready.
     public let startupDuration: Duration
+    /// The notification server it runs.
+    public let notificationServer: NotificationServerKind
 
     let layout: SessionLayout
     let launcher: ChildLauncher
     let monitor: BusMonitor
-    let clicker: ActionClicker
+    /// dunst's context-menu clicker; `nil` with another server, whose buttons are clicked on screen.
+    let clicker: ActionClicker?
     private let registry: ProcessRegistry
     private let lock = NSLock()
     private var stopped = false
@@ -54,7 +57,9 @@ public final class HeadlessSession: @unchecked Sendable {
     ///   - label: a short name for the session's directory, e.g. the test's name.
     ///   - baseEnvironment: the environment the session's `environment` is derived from (its PATH
     ///     also decides which dunst, Xvfb… are run).
-    public init(label: String = "session", baseEnvironment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    ///   - notificationServer: the server to run in dunst's place, if not dunst.
+    public init(label: String = "session", baseEnvironment: [String: String] = ProcessInfo.processInfo.environment,
+                notificationServer kind: NotificationServerKind = .dunst) throws {
         let started = ContinuousClock.now
         OrphanReaper.reapAbandonedSessions()
         let layout = try SessionLayout.create(label: label)
@@ -74,11 +79,12 @@ public final class HeadlessSession: @unchecked Sendable {
             environment["DISPLAY"] = xServer.display
             let sound = try SoundServer.start(launcher: launcher, environment: environment)
             environment["PULSE_SERVER"] = sound.serverAddress
-            let notificationServer = try NotificationServer.start(launcher: launcher, environment: environment)
+            let notificationServer = try NotificationServer.start(kind, launcher: launcher, environment: environment)
 
             self.monitor = monitor
-            self.clicker = ActionClicker(
-                picker: notificationServer.picker, launcher: launcher, environment: environment, monitor: monitor)
+            self.clicker = notificationServer.picker.map {
+                ActionClicker(picker: $0, launcher: launcher, environment: environment, monitor: monitor)
+            }
             self.display = xServer.display
             self.busAddress = bus.address
             self.soundServerAddress = sound.serverAddress
@@ -88,6 +94,7 @@ public final class HeadlessSession: @unchecked Sendable {
             throw error
         }
         self.label = label
+        self.notificationServer = kind
         self.layout = layout
         self.directory = layout.root
         self.registry = registry

@@ -19,6 +19,8 @@ public enum HeadlessSessionError: Error, CustomStringConvertible, LocalizedError
     case recordingFailed(reason: String, stderrTail: String)
     /// The session was already stopped.
     case sessionStopped
+    /// The screen never showed what a test waited for; `lastRead` is what OCR read last.
+    case screenNeverShowed(what: String, lastRead: String)
 
     /// A readable explanation including the failing component and its log tail.
     public var description: String {
@@ -45,6 +47,8 @@ public enum HeadlessSessionError: Error, CustomStringConvertible, LocalizedError
             return "HeadlessSession: sound recording failed: \(reason)" + Self.tailSuffix(stderrTail)
         case .sessionStopped:
             return "HeadlessSession: the session was already stopped"
+        case let .screenNeverShowed(what, lastRead):
+            return "HeadlessSession: the screen never showed \(what); it read:\n\(lastRead.isEmpty ? "(no text)" : lastRead)"
         }
     }
 

@@ -1,14 +1,33 @@
 import Foundation
 
-/// The session's notification server: dunst 1.9, drawing on the session's X display and owning
-/// org.freedesktop.Notifications on the session's bus.
+/// The session's notification server, drawing on the session's X display and owning
+/// org.freedesktop.Notifications on the session's bus: dunst 1.9, or xfce4-notifyd.
 struct NotificationServer {
+    let kind: NotificationServerKind
     let process: SessionProcess
-    let picker: ActionPickerScript
+    /// dunst's action picker (its context menu's dmenu); `nil` for other servers.
+    let picker: ActionPickerScript?
+
+    /// Starts the server of `kind` and waits until it owns org.freedesktop.Notifications.
+    static func start(_ kind: NotificationServerKind, launcher: ChildLauncher, environment: [String: String]) throws -> NotificationServer {
+        switch kind {
+        case .dunst: try startDunst(launcher: launcher, environment: environment)
+        case .xfce4Notifyd: try XfceNotifyd.start(launcher: launcher, environment: environment)
+        }
+    }
+
+    /// Turns the server's do-not-disturb on or off: dunst paused (which hides every
+    /// notification), or xfce4-notifyd's own (which lets critical ones through).
+    static func setDoNotDisturb(_ on: Bool, kind: NotificationServerKind, launcher: ChildLauncher, environment: [String: String]) throws {
+        switch kind {
+        case .dunst: try setPaused(on, launcher: launcher, environment: environment)
+        case .xfce4Notifyd: try XfceNotifyd.setDoNotDisturb(on, launcher: launcher, environment: environment)
+        }
+    }
 
     /// Writes the dunstrc and the action-picker script, starts dunst and waits until it owns
     /// org.freedesktop.Notifications.
-    static func start(launcher: ChildLauncher, environment: [String: String]) throws -> NotificationServer {
+    private static func startDunst(launcher: ChildLauncher, environment: [String: String]) throws -> NotificationServer {
         let layout = launcher.layout
         let picker = ActionPickerScript(directory: layout.actionPicker)
         do {
@@ -26,19 +45,24 @@ struct NotificationServer {
             arguments: ["-config", layout.dunstConfig.path, "-print"],
             environment: environment)
 
+        try waitForName("org.freedesktop.Notifications", ownedBy: process, component: "dunst", launcher: launcher, environment: environment)
+        return NotificationServer(kind: .dunst, process: process, picker: picker)
+    }
+
+    /// Waits until `name` has an owner on the session bus, or throws naming `component` (with
+    /// its stderr) when `process` exits first or 10 s pass.
+    static func waitForName(_ name: String, ownedBy process: SessionProcess, component: String,
+                            launcher: ChildLauncher, environment: [String: String]) throws {
         let ready = try Polling.until(timeout: .seconds(10), interval: .milliseconds(20)) {
             guard process.isRunning else { return true }
-            return try BusDaemon.nameHasOwner("org.freedesktop.Notifications", launcher: launcher, environment: environment)
+            return try BusDaemon.nameHasOwner(name, launcher: launcher, environment: environment)
         }
         guard ready, process.isRunning else {
             throw HeadlessSessionError.componentFailed(
-                component: "dunst",
-                reason: process.isRunning
-                    ? "did not own org.freedesktop.Notifications within 10 s"
-                    : "exited with status \(process.terminationStatus ?? -1)",
+                component: component,
+                reason: process.isRunning ? "did not own \(name) within 10 s" : "exited with status \(process.terminationStatus ?? -1)",
                 stderrTail: process.standardErrorTail())
         }
-        return NotificationServer(process: process, picker: picker)
     }
 
     /// Pauses or resumes showing notifications (do-not-disturb). While paused dunst 1.9 hides every

@@ -11,10 +11,11 @@ final class AgentSession {
     private let agentArguments: [String]
     private let agentEnvironment: [String: String]
 
-    /// Starts a session and the agent (with extra `agentArguments` and `agentEnvironment`), and
-    /// waits until the agent answers.
-    init(_ label: String, agentArguments: [String] = [], agentEnvironment: [String: String] = [:]) throws {
-        session = try HeadlessSession(label: label)
+    /// Starts a session with `notificationServer` and the agent (with extra `agentArguments` and
+    /// `agentEnvironment`), and waits until the agent answers.
+    init(_ label: String, notificationServer: NotificationServerKind = .dunst, agentArguments: [String] = [],
+         agentEnvironment: [String: String] = [:]) throws {
+        session = try HeadlessSession(label: label, notificationServer: notificationServer)
         stateDirectory = session.directory.appendingPathComponent("tocsin-state")
         self.agentArguments = agentArguments
         self.agentEnvironment = agentEnvironment

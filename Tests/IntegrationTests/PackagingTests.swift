@@ -222,7 +222,7 @@ import Testing
             if let agentPID { Self.terminate(agentPID) }
             session.stop()
         }
-        try Self.readServiceDirectory("/usr/share/dbus-1/services", in: session)
+        try Self.makeActivatable("/usr/share/dbus-1/services/io.github.tocsin.Agent.service", in: session)
         // What a desktop session does once its display and sound are up, so that services the
         // bus starts can reach them.
         let update = try session.run(try HeadlessSession.executable("dbus-update-activation-environment"), ["DISPLAY", "PULSE_SERVER"])
@@ -270,6 +270,18 @@ import Testing
 
         Self.terminate(agent)
         agentPID = nil
+    }
+
+    /// Makes the installed activation file `serviceFile`, and nothing else, activatable on the
+    /// session's bus: a copy of it goes into a service directory of the session's own. The
+    /// system's directory would bring every installed server's activation file along
+    /// (xfce4-notifyd's, mako's, GNOME Shell's), and a Notify sent to no one would start one.
+    private static func makeActivatable(_ serviceFile: String, in session: HeadlessSession) throws {
+        let directory = session.directory.appendingPathComponent("activatable")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = URL(fileURLWithPath: serviceFile)
+        try FileManager.default.copyItem(at: file, to: directory.appendingPathComponent(file.lastPathComponent))
+        try readServiceDirectory(directory.path, in: session)
     }
 
     /// Adds `directory` to the session bus's service directories and makes the bus read it: the

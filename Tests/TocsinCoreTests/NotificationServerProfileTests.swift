@@ -134,6 +134,8 @@ struct NotificationServerProfileTests {
             for: Fixture.alarm(state: .paused(PausedPhase(remaining: 30, duration: 60))), at: t0))
         #expect(NotificationPayload(paused, profile: profile).defaultAction == .init(.resume, label: "Resume"))
         #expect(NotificationPayload(Self.alert, profile: profile).actions.map(\.key) == ["stop", "secondary"], "the click is no button")
+        #expect(NotificationPayload(Self.alert, profile: Self.profile(.xfce)).defaultAction == nil, "xfce4-notifyd draws it as a second Stop")
+        #expect(NotificationServerFamily.allCases.filter { !Self.profile($0).takesDefaultAction } == [.xfce])
     }
 
     @Test("GNOME Shell: a countdown's updates are low urgency (no banner pinned or re-popped); its first showing, and everything else, keep theirs")

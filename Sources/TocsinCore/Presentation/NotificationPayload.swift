@@ -43,7 +43,8 @@ public struct NotificationPayload: Sendable, Equatable {
         if profile.progress == .text, let progress = content.progress {
             body += "\n" + Self.textBar(percent: progress)
         }
-        let defaultAction = content.defaultIntent.flatMap { intent in content.actions.first { $0.key == intent.rawValue } }
+        let defaultAction = !profile.takesDefaultAction ? nil
+            : content.defaultIntent.flatMap { intent in content.actions.first { $0.key == intent.rawValue } }
         // Where there are no buttons, a click is the one thing to do with the mouse.
         let noButtons = !profile.drawsButtons || (profile.countdownShowsNoButtons && content.role == .countdown)
         let click = noButtons ? defaultAction.map { "Click: \($0.label.lowercased())" } : nil

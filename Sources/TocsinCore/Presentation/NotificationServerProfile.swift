@@ -86,6 +86,9 @@ public struct NotificationServerProfile: Sendable, Equatable {
     /// A countdown updated every second shows no buttons (GNOME Shell rebuilds a banner's buttons
     /// with every update, so it never expands on hover): the body says what a click does.
     public let countdownShowsNoButtons: Bool
+    /// The server is sent the `default` action (a click on the notification itself).
+    /// xfce4-notifyd draws it as one more button, beside the one that does the same.
+    public let takesDefaultAction: Bool
     /// An alert must be a new notification, not a replacement of the countdown's: GNOME Shell
     /// shows a replaced notification's banner without its buttons, and a click on it does nothing.
     public let alertNeedsNewNotification: Bool
@@ -132,6 +135,7 @@ public struct NotificationServerProfile: Sendable, Equatable {
         namesCommands = !drawsButtons || family == .other
         countdownShowsNoButtons = family == .gnomeShell
         alertNeedsNewNotification = family == .gnomeShell
+        takesDefaultAction = family != .xfce
     }
 
     /// The profile used until the server has answered: a server not in the table that says it

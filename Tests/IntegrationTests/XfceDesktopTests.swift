@@ -1,0 +1,87 @@
+import Foundation
+import HeadlessSession
+import Testing
+
+/// Tocsin on Xfce's notification server, xfce4-notifyd 0.7, as a person sees and uses it: what is
+/// read off the screen (OCR of a screenshot), buttons clicked where they are drawn, the alarm
+/// heard from the sound server. xfce4-notifyd draws a notification with the `value` hint as a bare
+/// gauge (no title, text or buttons) and closes a notification after every button press; these
+/// tests are what shows Tocsin copes.
+@Suite(.serialized) struct XfceDesktopTests {
+    @Test func aCountdownIsReadableInPlaceAndPausedAndResumedByItsButtons() throws {
+        let fixture = try AgentSession("xfce-countdown", notificationServer: .xfce4Notifyd)
+        let id = try fixture.startTimer("5m", "--title", "Pasta")
+
+        let counting = try fixture.session.waitForScreen("Pasta counting down, with Pause and Cancel") {
+            $0.contains("Pasta") && $0.contains("remaining") && $0.word("Pause") != nil && $0.word("Cancel") != nil
+        }
+        #expect(counting.contains("%"), "no progress in the text:\n\(counting)")
+        // Two readings a few seconds apart show different times: it counts down on screen.
+        let firstTime = try #require(Self.remaining(in: counting), "no time left read:\n\(counting)")
+        let later = try fixture.session.waitForScreen(timeout: .seconds(8), "the time left changing") {
+            Self.remaining(in: $0).map { $0 != firstTime } ?? false
+        }
+        #expect(Self.remaining(in: later) != nil)
+
+        let sent = fixture.notifications(titled: "Pasta")
+        #expect(Set(sent.map(\.id)).count == 1, "not replaced in place: \(sent.map(\.id))")
+        #expect(sent.allSatisfy { $0.value == nil }, "a value hint hides the text on xfce4-notifyd")
+        #expect(sent.allSatisfy { $0.defaultAction == nil }, "xfce4-notifyd draws the default action as a button")
+        #expect(sent.allSatisfy { $0.appIcon == "io.github.tocsin.Agent" && $0.hints["desktop-entry"] == "io.github.tocsin.Agent" })
+
+        try fixture.session.clickOnScreen("Pause")
+        #expect(try fixture.eventually { try fixture.alarm(id)?.string("state") == "paused" }, "the click did not pause it")
+        // xfce4-notifyd closed the bubble after the press; the paused timer is shown anew.
+        try fixture.session.waitForScreen("the paused timer with Resume") { $0.contains("Paused") && $0.word("Resume") != nil }
+        try fixture.session.clickOnScreen("Resume")
+        #expect(try fixture.eventually { try fixture.alarm(id)?.string("state") == "countdown" }, "the click did not resume it")
+        try fixture.session.waitForScreen("the countdown again") { $0.contains("remaining") && $0.word("Pause") != nil }
+    }
+
+    @Test func theAlertShowsThroughDoNotDisturbRingsAndIsSnoozedAndStoppedOnScreen() throws {
+        let fixture = try AgentSession("xfce-alert", notificationServer: .xfce4Notifyd)
+        try fixture.session.setDoNotDisturb(true)
+        var doctor = ""
+        #expect(try fixture.eventually {
+            doctor = try fixture.tocsin("doctor").stdout
+            return doctor.contains("on (xfce4-notifyd's do not disturb); alarm alerts still show")
+        }, "doctor did not see do-not-disturb: \(doctor)")
+        #expect(doctor.contains("Xfce Notify Daemon 0.7"), "\(doctor)")
+
+        let recording = try fixture.session.startRecording()
+        let id = try fixture.startTimer("2s", "--title", "Tea", "--snooze", "12s")
+        let ringing = try fixture.session.waitForScreen("Tea ringing with Stop and Snooze") {
+            $0.contains("Tea") && $0.contains("Time") && $0.word("Stop") != nil && $0.word("Snooze") != nil
+        }
+        #expect(ringing.word("Stop") != nil)
+        #expect(fixture.eventually(timeout: 3) { recording.currentTrace().firstLoudWindow(after: Date().addingTimeInterval(-5)) != nil },
+                "no sound")
+
+        // Do-not-disturb hides the snooze's countdown (normal urgency), as it should.
+        try fixture.session.setDoNotDisturb(false)
+        try fixture.session.clickOnScreen("Snooze")
+        #expect(try fixture.eventually { try fixture.alarm(id)?.string("state") == "countdown" }, "Snooze did not snooze")
+        // The close xfce4-notifyd sends after the press is not a dismissal: the snooze counts down on screen.
+        let snoozed = try fixture.session.waitForScreen("the snooze counting down") { $0.contains("Snoozed") && $0.contains("remaining") }
+        let snoozeTime = Self.remaining(in: snoozed)
+        try fixture.session.waitForScreen(timeout: .seconds(6), "the snooze's time left changing, or the re-ring") {
+            ($0.contains("Snoozed") && Self.remaining(in: $0) != snoozeTime) || $0.contains("again")
+        }
+
+        let again = try fixture.session.waitForScreen(timeout: .seconds(20), "the re-ring saying it was snoozed") {
+            $0.contains("again") && $0.contains("snoozed") && $0.word("Stop") != nil
+        }
+        #expect(again.contains("Tea"))
+        try fixture.session.clickOnScreen("Stop")
+        let stopped = Date()
+        #expect(try fixture.eventually { try fixture.alarm(id) == nil }, "Stop did not stop it")
+        Thread.sleep(forTimeInterval: 1.6)
+        let trace = recording.stop()
+        #expect(trace.isSilent(from: stopped.addingTimeInterval(0.5), to: stopped.addingTimeInterval(1.5)), "still sound after Stop")
+    }
+
+    /// The first "m:ss" time on the screen.
+    static func remaining(in screen: ScreenText) -> String? {
+        screen.lines.lazy.compactMap { line in line.firstMatch(of: /\b\d{1,2}:\d{2}\b/).map { String($0.0) } }.first
+    }
+}
