@@ -10,8 +10,11 @@ extension HeadlessSession {
     }
 
     /// What a person reads on the screen now: a screenshot, made grey and three times larger
-    /// (tesseract reads 9–11 px notification text reliably only so), read by tesseract. The
-    /// screenshot is kept in the session's logs as `screen-N.png`.
+    /// (tesseract reads 9–11 px notification text reliably only so), read by tesseract twice:
+    /// as one column of text (`--psm 4`) and as sparse text (`--psm 11`). Its default page
+    /// analysis dropped whole lines of a bubble beside a coloured icon, and each of the two
+    /// lost a line now and then that the other read. About 0.6 s a pass. The screenshot is
+    /// kept in the session's logs as `screen-N.png`.
     public func readScreen() throws -> ScreenText {
         try ensureRunning()
         let index = nextRecordingIndex()
@@ -20,9 +23,13 @@ extension HeadlessSession {
         try screenshot(to: shot)
         try launcher.runChecked("convert", [shot.path, "-colorspace", "gray", "-resize", "\(Self.readingScale * 100)%", enlarged.path],
                                 environment: environment, timeout: .seconds(20))
-        let tsv = try launcher.runChecked("tesseract", [enlarged.path, "-", "tsv"], environment: environment, timeout: .seconds(60))
+        let passes = try ["4", "11"].map { mode in
+            try launcher.runChecked("tesseract", [enlarged.path, "-", "--psm", mode, "tsv"], environment: environment, timeout: .seconds(60))
+        }
         try? FileManager.default.removeItem(at: enlarged)
-        return ScreenText(tesseractTSV: tsv, scale: Self.readingScale)
+        var text = ScreenText(passes: passes, scale: Self.readingScale)
+        text.screenshot = shot
+        return text
     }
 
     /// Reads the screen until `condition` holds for what it shows, for at most `timeout`;

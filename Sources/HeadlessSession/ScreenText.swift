@@ -18,6 +18,9 @@ public struct ScreenText: Sendable, CustomStringConvertible {
 
     /// The words in reading order.
     public let words: [Word]
+    /// The screenshot they were read from, when `HeadlessSession.readScreen` made it (it stays
+    /// in the session's logs).
+    public internal(set) var screenshot: URL?
 
     /// The lines, each its words joined by spaces.
     public var lines: [String] {
@@ -48,6 +51,20 @@ public struct ScreenText: Sendable, CustomStringConvertible {
     /// Reads tesseract's TSV output (`tesseract IMAGE - tsv`) of an image `scale` times the
     /// screen's size, giving the screen's coordinates.
     public init(tesseractTSV tsv: String, scale: Int = 1) {
+        self.init(passes: [tsv], scale: scale)
+    }
+
+    /// Reads several passes of tesseract over the same image (different page-segmentation
+    /// modes): a line one pass lost, another may have read. Each pass keeps its own lines.
+    public init(passes: [String], scale: Int = 1) {
+        var words: [Word] = []
+        for (pass, tsv) in passes.enumerated() {
+            words += Self.words(in: tsv, pass: pass, scale: scale)
+        }
+        self.words = words
+    }
+
+    private static func words(in tsv: String, pass: Int, scale: Int) -> [Word] {
         var words: [Word] = []
         for row in tsv.split(separator: "\n").dropFirst() {
             let fields = row.split(separator: "\t", omittingEmptySubsequences: false)
@@ -58,8 +75,8 @@ public struct ScreenText: Sendable, CustomStringConvertible {
             let text = fields[11...].joined(separator: "\t").trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else { continue }
             words.append(Word(text: text, left: numbers[6] / scale, top: numbers[7] / scale, width: numbers[8] / scale,
-                              height: numbers[9] / scale, confidence: confidence, line: Array(numbers[2...4])))
+                              height: numbers[9] / scale, confidence: confidence, line: [pass] + numbers[2...4]))
         }
-        self.words = words
+        return words
     }
 }

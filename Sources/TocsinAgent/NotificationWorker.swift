@@ -32,7 +32,7 @@ import TocsinCore
 /// second is dropped, and a close right after a press is not the user's dismissal.
 ///
 /// `@unchecked Sendable`: `shared` is behind its mutex; `notifications`, `lastPressed`,
-/// `shownRoles` and `serverFailing` are touched on the worker thread only; the rest is immutable.
+/// `shownRoles`, `idsClosedAfterButton` and `serverFailing` are touched on the worker thread only; the rest is immutable.
 final class NotificationWorker: @unchecked Sendable {
     /// What the main loop and the worker share.
     private struct Shared {
@@ -66,6 +66,10 @@ final class NotificationWorker: @unchecked Sendable {
     private var lastPressed: [UUID: ContinuousClock.Instant] = [:]
     /// What each key's notification was last shown as (worker thread only).
     private var shownRoles: [UUID: NotificationContent.Role] = [:]
+    /// The server's id of each notification the server closed right after a press, which
+    /// libnotify forgets (it sets its id to 0 after the closed signal), while the server may
+    /// already show the next content under it (worker thread only).
+    private var idsClosedAfterButton: [UUID: Int32] = [:]
     /// The last call failed; logged once until one succeeds again (worker thread only).
     private var serverFailing = false
 
@@ -216,6 +220,10 @@ final class NotificationWorker: @unchecked Sendable {
                 Unmanaged<KeyBox>.fromOpaque(box!).release()
             }, GConnectFlags(rawValue: 0))
         }
+        if let serverID = idsClosedAfterButton.removeValue(forKey: id) {
+            // Replaced under its old id, so the server keeps one notification for it.
+            Self.setServerID(serverID, of: notification)
+        }
         notify_notification_clear_hints(notification)
         notify_notification_clear_actions(notification)
         notify_notification_set_hint(notification, "desktop-entry", g_variant_new_string(NotificationPayload.desktopEntry))
@@ -256,6 +264,7 @@ final class NotificationWorker: @unchecked Sendable {
     /// Drops key `id`'s notification object (its signal handlers go with it).
     private func release(_ id: UUID) {
         lastPressed[id] = nil
+        idsClosedAfterButton[id] = nil
         shownRoles[id] = nil
         guard let notification = notifications.removeValue(forKey: id) else { return }
         g_object_unref(notification)
@@ -291,6 +300,7 @@ final class NotificationWorker: @unchecked Sendable {
         worker.shared.withLock { $0.traffic.forget(id) }
         guard reason == Int32(NOTIFY_CLOSED_REASON_DISMISSED.rawValue) else { return }
         if let pressed = worker.lastPressed.removeValue(forKey: id), ContinuousClock.now - pressed < closeAfterButtonWindow {
+            worker.idsClosedAfterButton[id] = serverID(of: notification)
             // The action's own effects are posted first: this follows them.
             let onClosedAfterButton = worker.onClosedAfterButton
             MainLoop.post { onClosedAfterButton.value(id) }
@@ -299,6 +309,28 @@ final class NotificationWorker: @unchecked Sendable {
             MainLoop.post { onDismissed.value(id) }
         }
     }
+}
+
+extension NotificationWorker {
+    /// The `id` property of a libnotify notification: the server's id (0 before it was shown).
+    fileprivate static func serverID(of notification: UnsafeMutablePointer<NotifyNotification>?) -> Int32 {
+        var value = GValue()
+        g_value_init(&value, gIntType)
+        defer { g_value_unset(&value) }
+        g_object_get_property(UnsafeMutableRawPointer(notification)?.assumingMemoryBound(to: GObject.self), "id", &value)
+        return g_value_get_int(&value)
+    }
+
+    fileprivate static func setServerID(_ id: Int32, of notification: UnsafeMutablePointer<NotifyNotification>) {
+        var value = GValue()
+        g_value_init(&value, gIntType)
+        defer { g_value_unset(&value) }
+        g_value_set_int(&value, id)
+        g_object_set_property(UnsafeMutableRawPointer(notification).assumingMemoryBound(to: GObject.self), "id", &value)
+    }
+
+    /// G_TYPE_INT, a macro Swift does not import: fundamental type 6, shifted by G_TYPE_FUNDAMENTAL_SHIFT.
+    private static let gIntType = GType(6 << 2)
 }
 
 /// The key a libnotify callback is about, the worker it reports to, and (for an action) the

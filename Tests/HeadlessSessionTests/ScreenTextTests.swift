@@ -28,4 +28,14 @@ import Testing
         #expect(screen.word("Cancel") == nil)
         #expect(ScreenText(tesseractTSV: "", scale: 3).words.isEmpty)
     }
+
+    @Test func twoPassesKeepTheirOwnLines() {
+        let sparse = """
+            level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext
+            5\t1\t1\t1\t1\t1\t2960\t290\t150\t45\t88\tCancel
+            """
+        let screen = ScreenText(passes: [Self.tsv, sparse], scale: 3)
+        #expect(screen.lines == ["Pasta", "2:15 remaining", "Pause,", "Cancel"], "the second pass's line 1.1.1 is not the first's")
+        #expect(screen.word("Cancel") != nil)
+    }
 }

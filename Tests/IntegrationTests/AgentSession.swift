@@ -15,7 +15,7 @@ final class AgentSession {
     /// `agentEnvironment`), and waits until the agent answers.
     init(_ label: String, notificationServer: NotificationServerKind = .dunst, agentArguments: [String] = [],
          agentEnvironment: [String: String] = [:]) throws {
-        session = try HeadlessSession(label: label, notificationServer: notificationServer)
+        session = try HeadlessSession(label: label, baseEnvironment: Self.environmentWithTocsinsData, notificationServer: notificationServer)
         stateDirectory = session.directory.appendingPathComponent("tocsin-state")
         self.agentArguments = agentArguments
         self.agentEnvironment = agentEnvironment
@@ -25,6 +25,17 @@ final class AgentSession {
 
     deinit {
         session.stop()
+    }
+
+    /// This process's environment with the repository's `data` directory first on XDG_DATA_DIRS,
+    /// as if installed: the servers then find the desktop entry and the icon every notification
+    /// names (xfce4-notifyd draws a missing icon as a broken image).
+    static var environmentWithTocsinsData: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("data").path
+        environment["XDG_DATA_DIRS"] = data + ":" + (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
+        return environment
     }
 
     /// Starts the agent again (after a kill) and waits until it answers.

@@ -16,6 +16,7 @@ import Testing
             $0.contains("Pasta") && $0.contains("remaining") && $0.word("Pause") != nil && $0.word("Cancel") != nil
         }
         #expect(counting.contains("%"), "no progress in the text:\n\(counting)")
+        Self.keepForREADME(counting, as: "xfce-countdown.png")
         // Two readings a few seconds apart show different times: it counts down on screen.
         let firstTime = try #require(Self.remaining(in: counting), "no time left read:\n\(counting)")
         let later = try fixture.session.waitForScreen(timeout: .seconds(8), "the time left changing") {
@@ -54,6 +55,7 @@ import Testing
             $0.contains("Tea") && $0.contains("Time") && $0.word("Stop") != nil && $0.word("Snooze") != nil
         }
         #expect(ringing.word("Stop") != nil)
+        Self.keepForREADME(ringing, as: "xfce-alert.png")
         #expect(fixture.eventually(timeout: 3) { recording.currentTrace().firstLoudWindow(after: Date().addingTimeInterval(-5)) != nil },
                 "no sound")
 
@@ -78,6 +80,15 @@ import Testing
         Thread.sleep(forTimeInterval: 1.6)
         let trace = recording.stop()
         #expect(trace.isSilent(from: stopped.addingTimeInterval(0.5), to: stopped.addingTimeInterval(1.5)), "still sound after Stop")
+    }
+
+    /// Copies the screenshot `screen` was read from into TOCSIN_SCREENSHOT_DIR, when it is set:
+    /// the README's pictures are the tests' own.
+    static func keepForREADME(_ screen: ScreenText, as name: String) {
+        guard let directory = ProcessInfo.processInfo.environment["TOCSIN_SCREENSHOT_DIR"], let shot = screen.screenshot else { return }
+        let target = URL(fileURLWithPath: directory).appendingPathComponent(name)
+        try? FileManager.default.removeItem(at: target)
+        try? FileManager.default.copyItem(at: shot, to: target)
     }
 
     /// The first "m:ss" time on the screen.
