@@ -176,9 +176,10 @@ import Testing
         #expect(fixture.eventually(timeout: 4) { server.standardOutput().contains("|Plain|Time’s up") }, "\(server.standardOutput())")
         let lines = server.standardOutput().split(separator: "\n").filter { $0.contains("|Plain|") }
         let countdown = try #require(lines.first)
-        #expect(countdown.contains("\\nPause: tocsin pause \(short) · cancel: tocsin cancel \(short)"), "\(countdown)")
+        // A click answers too (the default action): the text says what it does, then the commands.
+        #expect(countdown.contains("\\nClick: pause · Pause: tocsin pause \(short) · cancel: tocsin cancel \(short)"), "\(countdown)")
         let alert = try #require(lines.last)
-        #expect(alert.contains("\\nStop: tocsin stop · snooze: tocsin snooze"), "\(alert)")
+        #expect(alert.contains("\\nClick: stop · Stop: tocsin stop · snooze: tocsin snooze"), "\(alert)")
         let doctor = try fixture.tocsin("doctor")
         #expect(doctor.stdout.contains("warning  notifications: fake-notification-server 1.0: it shows no buttons"), "\(doctor.stdout)")
         #expect(try fixture.tocsin("stop").status == 0)
