@@ -7,11 +7,20 @@ struct BusDaemon {
     let address: String
 
     /// Starts `dbus-daemon` with a generated configuration and waits until it prints its address,
-    /// which it does once it is listening.
-    static func start(launcher: ChildLauncher, environment: [String: String]) throws -> BusDaemon {
+    /// which it does once it is listening. `sharedWithOtherUsers`: its socket is in the session's
+    /// shared directory, and any user may connect (the session's compositor user).
+    static func start(launcher: ChildLauncher, environment: [String: String], sharedWithOtherUsers: Bool = false) throws -> BusDaemon {
         let layout = launcher.layout
         do {
-            try configuration(socket: layout.busSocket).write(to: layout.busConfig, atomically: true, encoding: .utf8)
+            var socket = layout.busSocket
+            if sharedWithOtherUsers {
+                let reachable: [FileAttributeKey: Any] = [.posixPermissions: 0o711]
+                try FileManager.default.createDirectory(at: layout.shared, withIntermediateDirectories: true, attributes: reachable)
+                try FileManager.default.setAttributes(reachable, ofItemAtPath: layout.shared.path)
+                try FileManager.default.setAttributes(reachable, ofItemAtPath: layout.root.path)
+                socket = layout.shared.appendingPathComponent("bus")
+            }
+            try configuration(socket: socket, anyUser: sharedWithOtherUsers).write(to: layout.busConfig, atomically: true, encoding: .utf8)
         } catch {
             throw HeadlessSessionError.componentFailed(
                 component: "dbus-daemon", reason: "cannot write \(layout.busConfig.path): \(error)", stderrTail: "")
@@ -54,7 +63,8 @@ struct BusDaemon {
     /// org.knopwob.dunst.service, so a Notify sent before the session's dunst owns its name would
     /// auto-start a second dunst with the default configuration; nothing may be activated behind
     /// the session's back. The policy lets the monitor eavesdrop on everything.
-    static func configuration(socket: URL) -> String {
+    /// `anyUser`: every user may connect; without it only the bus's own user may.
+    static func configuration(socket: URL, anyUser: Bool = false) -> String {
         """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
@@ -63,7 +73,7 @@ struct BusDaemon {
           <keep_umask/>
           <listen>unix:path=\(socket.path)</listen>
           <auth>EXTERNAL</auth>
-          <policy context="default">
+          <policy context="default">\(anyUser ? "\n    <allow user=\"*\"/>" : "")
             <allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/>
             <allow own="*"/>

@@ -10,6 +10,7 @@ enum ExecutableLocator {
         "pacat": "pulseaudio-utils", "parec": "pulseaudio-utils", "busctl": "systemd",
         "import": "imagemagick", "xdotool": "xdotool", "tesseract": "tesseract-ocr",
         "xfconf-query": "xfconf", "xfconfd": "xfconf", "xfce4-notifyd": "xfce4-notifyd",
+        "sway": "sway", "mako": "mako-notifier", "makoctl": "mako-notifier", "grim": "grim", "runuser": "util-linux", "useradd": "passwd",
     ]
 
     /// Where Debian keeps programs that are not on PATH (xfconfd, xfce4-notifyd).

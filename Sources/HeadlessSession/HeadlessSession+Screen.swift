@@ -1,12 +1,25 @@
 import Foundation
 
 extension HeadlessSession {
-    /// Saves a picture of the whole X screen (ImageMagick `import -window root`); the format
-    /// follows the file extension, e.g. `.png`.
+    /// Saves a picture of the whole screen the notification server draws on: the X screen
+    /// (ImageMagick `import -window root`; the format follows the file extension, e.g. `.png`),
+    /// or sway's output for mako (grim, PNG).
     public func screenshot(to url: URL) throws {
         try ensureRunning()
+        if let waylandEnvironment {
+            try launcher.runChecked("grim", [url.path], environment: environment.merging(waylandEnvironment) { $1 }, timeout: .seconds(20))
+            return
+        }
         try launcher.runChecked("import", ["-display", display, "-window", "root", url.path],
                                 environment: environment, timeout: .seconds(20))
+    }
+
+    /// Runs `makoctl` with `arguments` on the session's bus (mako sessions): `list`, `invoke -n
+    /// ID ACTION`, `dismiss`. Returns its output.
+    @discardableResult
+    public func makoctl(_ arguments: String...) throws -> String {
+        try ensureRunning()
+        return try launcher.runChecked("makoctl", arguments, environment: environment)
     }
 
     /// What a person reads on the screen now: a screenshot, made grey and three times larger
@@ -61,9 +74,14 @@ extension HeadlessSession {
         return word
     }
 
-    /// Moves the pointer to (`x`, `y`), clicks the left button there and moves it off to the corner.
+    /// Moves the pointer to (`x`, `y`), clicks the left button there and moves it off to the
+    /// corner. On the X display only: sway's headless output has no pointer (use `makoctl`).
     public func click(x: Int, y: Int) throws {
         try ensureRunning()
+        guard waylandEnvironment == nil else {
+            throw HeadlessSessionError.actionNotClickable(label: "(\(x), \(y))", notificationID: 0,
+                                                          reason: "sway's headless output has no pointer; invoke actions with makoctl", offered: [])
+        }
         try launcher.runChecked("xdotool", ["mousemove", String(x), String(y), "click", "1", "mousemove", "0", "0"],
                                 environment: environment)
     }

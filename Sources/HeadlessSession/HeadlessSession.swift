@@ -37,6 +37,8 @@ public final class HeadlessSession: @unchecked Sendable {
     public let startupDuration: Duration
     /// The notification server it runs.
     public let notificationServer: NotificationServerKind
+    /// For a server on Wayland (mako in sway): WAYLAND_DISPLAY and XDG_RUNTIME_DIR of its compositor.
+    let waylandEnvironment: [String: String]?
 
     let layout: SessionLayout
     let launcher: ChildLauncher
@@ -72,7 +74,7 @@ public final class HeadlessSession: @unchecked Sendable {
 
         var environment = SessionEnvironment.base(layout: layout, inherited: baseEnvironment)
         do {
-            let bus = try BusDaemon.start(launcher: launcher, environment: environment)
+            let bus = try BusDaemon.start(launcher: launcher, environment: environment, sharedWithOtherUsers: kind == .mako)
             environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
             let monitor = try BusMonitor.start(launcher: launcher, environment: environment)
             let xServer = try XServer.start(launcher: launcher, environment: environment)
@@ -86,6 +88,7 @@ public final class HeadlessSession: @unchecked Sendable {
                 ActionClicker(picker: $0, launcher: launcher, environment: environment, monitor: monitor)
             }
             self.display = xServer.display
+            self.waylandEnvironment = notificationServer.wayland
             self.busAddress = bus.address
             self.soundServerAddress = sound.serverAddress
         } catch {

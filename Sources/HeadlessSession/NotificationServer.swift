@@ -7,21 +7,27 @@ struct NotificationServer {
     let process: SessionProcess
     /// dunst's action picker (its context menu's dmenu); `nil` for other servers.
     let picker: ActionPickerScript?
+    /// WAYLAND_DISPLAY and XDG_RUNTIME_DIR of the compositor it draws on, for a Wayland server
+    /// (mako); `nil` for those that draw on the X display.
+    var wayland: [String: String]? = nil
 
     /// Starts the server of `kind` and waits until it owns org.freedesktop.Notifications.
     static func start(_ kind: NotificationServerKind, launcher: ChildLauncher, environment: [String: String]) throws -> NotificationServer {
         switch kind {
         case .dunst: try startDunst(launcher: launcher, environment: environment)
         case .xfce4Notifyd: try XfceNotifyd.start(launcher: launcher, environment: environment)
+        case .mako: try SwayMako.start(launcher: launcher, environment: environment)
         }
     }
 
     /// Turns the server's do-not-disturb on or off: dunst paused (which hides every
-    /// notification), or xfce4-notifyd's own (which lets critical ones through).
+    /// notification), xfce4-notifyd's own (which lets critical ones through), or mako's
+    /// do-not-disturb mode (which hides everything).
     static func setDoNotDisturb(_ on: Bool, kind: NotificationServerKind, launcher: ChildLauncher, environment: [String: String]) throws {
         switch kind {
         case .dunst: try setPaused(on, launcher: launcher, environment: environment)
         case .xfce4Notifyd: try XfceNotifyd.setDoNotDisturb(on, launcher: launcher, environment: environment)
+        case .mako: try SwayMako.setDoNotDisturb(on, launcher: launcher, environment: environment)
         }
     }
 

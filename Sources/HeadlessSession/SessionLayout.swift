@@ -24,6 +24,11 @@ struct SessionLayout: Sendable {
     /// The files the dunst context-menu script and `clickAction` exchange.
     var actionPicker: URL { root.appendingPathComponent("action-picker") }
 
+    /// What a second user of the session reaches (sway and mako run as an unprivileged user,
+    /// since sway refuses root): the bus socket and that user's files. Mode 0711, and the root
+    /// 0711 too, so that user can reach what it is given by path and list nothing.
+    var shared: URL { root.appendingPathComponent("shared") }
+
     var busConfig: URL { root.appendingPathComponent("dbus-session.conf") }
     var busSocket: URL { runtime.appendingPathComponent("bus") }
     /// pulseaudio's socket; named apart from pulseaudio's own `pulse/` runtime directory so the

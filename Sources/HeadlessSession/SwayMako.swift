@@ -1,0 +1,153 @@
+import Foundation
+
+/// mako, the notification server of sway and other wlroots desktops, as the session runs it: sway
+/// 1.7 headless (no GPU, no input devices, a 1280×800 output), and mako on it. sway refuses to run
+/// as root ("Unable to drop root"), so when the tests run as root both run as an unprivileged
+/// user made for the purpose (`DesktopUser`), which reaches the session's bus through its shared
+/// directory. Both come up in about 0.2 s.
+///
+/// mako is started here rather than by sway's `exec`: sway gives what it execs a session of its
+/// own, which would outlive the session's process-group kill.
+enum SwayMako {
+    /// Starts sway, waits for its Wayland socket, starts mako on it and waits until it owns
+    /// org.freedesktop.Notifications.
+    static func start(launcher: ChildLauncher, environment: [String: String]) throws -> NotificationServer {
+        let layout = launcher.layout
+        let user = try DesktopUser.resolve(launcher: launcher, environment: environment)
+        let runtime = layout.shared.appendingPathComponent("wayland-runtime")
+        let home = layout.shared.appendingPathComponent("home")
+        let swayConfig = layout.shared.appendingPathComponent("sway.conf")
+        let makoConfig = layout.shared.appendingPathComponent("mako.conf")
+        do {
+            let manager = FileManager.default
+            for directory in [runtime, home] {
+                try manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try user.own(directory)
+            }
+            try Self.swayConfiguration.write(to: swayConfig, atomically: true, encoding: .utf8)
+            try Self.makoConfiguration.write(to: makoConfig, atomically: true, encoding: .utf8)
+            for file in [swayConfig, makoConfig] { try manager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path) }
+        } catch {
+            throw HeadlessSessionError.componentFailed(component: "sway", reason: "cannot prepare its files: \(error)", stderrTail: "")
+        }
+
+        let common = [
+            "HOME": home.path, "USER": user.name, "LOGNAME": user.name, "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "XDG_RUNTIME_DIR": runtime.path, "DBUS_SESSION_BUS_ADDRESS": environment["DBUS_SESSION_BUS_ADDRESS"] ?? "",
+            "LANG": "C.UTF-8",
+        ]
+        let sway = try user.launch(
+            name: "sway", "sway", ["-c", swayConfig.path], launcher: launcher, environment: environment,
+            with: common.merging(["WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"]) { $1 })
+        var socket: String?
+        let appeared = Polling.until(timeout: .seconds(10), interval: .milliseconds(20)) {
+            socket = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path))?.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
+            return socket != nil || !sway.isRunning
+        }
+        guard appeared, let socket, sway.isRunning else {
+            throw HeadlessSessionError.componentFailed(
+                component: "sway", reason: sway.isRunning ? "made no Wayland socket within 10 s" : "exited with status \(sway.terminationStatus ?? -1)",
+                stderrTail: sway.standardErrorTail())
+        }
+        let wayland = ["WAYLAND_DISPLAY": socket, "XDG_RUNTIME_DIR": runtime.path]
+        let mako = try user.launch(name: "mako", "mako", ["--config", makoConfig.path], launcher: launcher, environment: environment,
+                                   with: common.merging(wayland) { $1 })
+        try NotificationServer.waitForName("org.freedesktop.Notifications", ownedBy: mako, component: "mako",
+                                           launcher: launcher, environment: environment)
+        return NotificationServer(kind: .mako, process: mako, picker: nil, wayland: wayland)
+    }
+
+    /// mako's do-not-disturb mode on or off (`SetModes`, what `makoctl mode -a/-r` does, without
+    /// makoctl's need for jq). In it mako shows nothing, critical notifications included.
+    static func setDoNotDisturb(_ on: Bool, launcher: ChildLauncher, environment: [String: String]) throws {
+        let modes = on ? ["2", "default", "do-not-disturb"] : ["1", "default"]
+        _ = try launcher.runChecked("busctl", ["--user", "call", "org.freedesktop.Notifications", "/fr/emersion/Mako", "fr.emersion.Mako",
+                                                "SetModes", "as"] + modes, environment: environment)
+    }
+
+    /// One output the size of the X screen, nothing drawn but notifications.
+    static let swayConfiguration = """
+        xwayland disable
+        output HEADLESS-1 resolution 1280x800 position 0 0
+        default_border none
+
+        """
+
+    /// Black on white in 16 pt DejaVu Sans, top left, never expiring, with a pale progress fill:
+    /// tesseract reads it (a saturated fill made it read nothing). Do-not-disturb is the mode
+    /// mako's documentation suggests, `invisible`.
+    static let makoConfiguration = """
+        font=DejaVu Sans 16
+        width=600
+        height=300
+        margin=10
+        padding=15
+        border-size=2
+        background-color=#FFFFFFFF
+        text-color=#000000FF
+        border-color=#000000FF
+        progress-color=over #DDEEFFFF
+        default-timeout=0
+        ignore-timeout=0
+        max-visible=10
+        anchor=top-left
+        layer=overlay
+        icons=0
+
+        [mode=do-not-disturb]
+        invisible=1
+
+        """
+}
+
+/// The unprivileged user the session runs sway and mako as when the tests run as root (sway
+/// refuses root), created on first use; when they do not run as root, the tests' own user.
+struct DesktopUser {
+    /// The name of the user made for the purpose.
+    static let createdName = "tocsin-desktop"
+
+    let name: String
+    let uid: uid_t
+    let gid: gid_t
+    /// Whether programs must be started as it with runuser (false: it is this process's user).
+    let isOtherUser: Bool
+
+    static func resolve(launcher: ChildLauncher, environment: [String: String]) throws -> DesktopUser {
+        guard getuid() == 0 else {
+            let name = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "\(getuid())"
+            return DesktopUser(name: name, uid: getuid(), gid: getgid(), isOtherUser: false)
+        }
+        if getpwnam(createdName) == nil {
+            // Two sessions at once may both try; whichever loses finds the user made.
+            _ = try? launcher.runChecked("useradd", ["--create-home", "--shell", "/bin/bash", createdName], environment: environment,
+                                         timeout: .seconds(30))
+        }
+        guard let entry = getpwnam(createdName) else {
+            throw HeadlessSessionError.componentFailed(
+                component: "sway", reason: "sway does not run as root, and the user \(createdName) could not be created (useradd)", stderrTail: "")
+        }
+        return DesktopUser(name: createdName, uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid, isOtherUser: true)
+    }
+
+    /// Makes `url` the user's.
+    func own(_ url: URL) throws {
+        guard isOtherUser else { return }
+        try FileManager.default.setAttributes([.ownerAccountID: NSNumber(value: uid), .groupOwnerAccountID: NSNumber(value: gid)],
+                                              ofItemAtPath: url.path)
+    }
+
+    /// Starts `program` as the user with exactly `userEnvironment` (runuser, which stays in the
+    /// child's process group, so the session ends both).
+    func launch(name: String, _ program: String, _ arguments: [String], launcher: ChildLauncher, environment: [String: String],
+                with userEnvironment: [String: String]) throws -> SessionProcess {
+        let executable = try ExecutableLocator.find(program, environment: environment)
+        let assignments = userEnvironment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        if isOtherUser {
+            return try launcher.launch(name: name, executable: try ExecutableLocator.find("runuser", environment: environment),
+                                       arguments: ["-u", self.name, "--", "/usr/bin/env", "-i"] + assignments + [executable.path] + arguments,
+                                       environment: environment)
+        }
+        return try launcher.launch(name: name, executable: URL(fileURLWithPath: "/usr/bin/env"),
+                                   arguments: ["-i"] + assignments + [executable.path] + arguments, environment: environment)
+    }
+}
