@@ -9,9 +9,21 @@ struct BusDaemon {
     /// Starts `dbus-daemon` with a generated configuration and waits until it prints its address,
     /// which it does once it is listening. `sharedWithOtherUsers`: its socket is in the session's
     /// shared directory, and any user may connect (the session's compositor user).
-    static func start(launcher: ChildLauncher, environment: [String: String], sharedWithOtherUsers: Bool = false) throws -> BusDaemon {
+    /// `activatable`: service files the bus may start (GNOME Shell's settings need dconf's);
+    /// by default none.
+    static func start(launcher: ChildLauncher, environment: [String: String], sharedWithOtherUsers: Bool = false,
+                      activatable: [String: String] = [:]) throws -> BusDaemon {
         let layout = launcher.layout
+        var serviceDirectory: URL?
         do {
+            if !activatable.isEmpty {
+                let directory = layout.root.appendingPathComponent("bus-services")
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                for (name, text) in activatable {
+                    try text.write(to: directory.appendingPathComponent(name + ".service"), atomically: true, encoding: .utf8)
+                }
+                serviceDirectory = directory
+            }
             var socket = layout.busSocket
             if sharedWithOtherUsers {
                 let reachable: [FileAttributeKey: Any] = [.posixPermissions: 0o711]
@@ -20,15 +32,34 @@ struct BusDaemon {
                 try FileManager.default.setAttributes(reachable, ofItemAtPath: layout.root.path)
                 socket = layout.shared.appendingPathComponent("bus")
             }
-            try configuration(socket: socket, anyUser: sharedWithOtherUsers).write(to: layout.busConfig, atomically: true, encoding: .utf8)
+            try configuration(socket: socket, anyUser: sharedWithOtherUsers, serviceDirectory: serviceDirectory)
+                .write(to: layout.busConfig, atomically: true, encoding: .utf8)
         } catch {
             throw HeadlessSessionError.componentFailed(
                 component: "dbus-daemon", reason: "cannot write \(layout.busConfig.path): \(error)", stderrTail: "")
         }
+        return try run(name: "dbus-daemon", configuration: layout.busConfig, launcher: launcher, environment: environment)
+    }
+
+    /// A private system bus, for the desktop shells that want one (GNOME Shell's login manager
+    /// code fails without): any user may connect and own names, nothing is activated.
+    static func startSystemBus(launcher: ChildLauncher, environment: [String: String]) throws -> BusDaemon {
+        let layout = launcher.layout
+        let file = layout.root.appendingPathComponent("dbus-system.conf")
+        do {
+            try configuration(type: "system", socket: layout.runtime.appendingPathComponent("system-bus"), anyUser: true)
+                .write(to: file, atomically: true, encoding: .utf8)
+        } catch {
+            throw HeadlessSessionError.componentFailed(component: "system dbus-daemon", reason: "cannot write \(file.path): \(error)", stderrTail: "")
+        }
+        return try run(name: "dbus-daemon-system", configuration: file, launcher: launcher, environment: environment)
+    }
+
+    private static func run(name: String, configuration: URL, launcher: ChildLauncher, environment: [String: String]) throws -> BusDaemon {
         let process = try launcher.launch(
-            name: "dbus-daemon",
+            name: name,
             executable: try ExecutableLocator.find("dbus-daemon", environment: environment),
-            arguments: ["--config-file=\(layout.busConfig.path)", "--nofork", "--nopidfile", "--print-address=1"],
+            arguments: ["--config-file=\(configuration.path)", "--nofork", "--nopidfile", "--print-address=1"],
             environment: environment)
 
         var address: String?
@@ -41,7 +72,7 @@ struct BusDaemon {
                 ? "did not print its address within 10 s"
                 : "exited with status \(process.terminationStatus ?? -1) before printing its address"
             throw HeadlessSessionError.componentFailed(
-                component: "dbus-daemon", reason: reason, stderrTail: process.standardErrorTail())
+                component: name, reason: reason, stderrTail: process.standardErrorTail())
         }
         return BusDaemon(process: process, address: address)
     }
@@ -64,12 +95,13 @@ struct BusDaemon {
     /// auto-start a second dunst with the default configuration; nothing may be activated behind
     /// the session's back. The policy lets the monitor eavesdrop on everything.
     /// `anyUser`: every user may connect; without it only the bus's own user may.
-    static func configuration(socket: URL, anyUser: Bool = false) -> String {
+    /// `serviceDirectory`: the one directory of services it may start, if any.
+    static func configuration(type: String = "session", socket: URL, anyUser: Bool = false, serviceDirectory: URL? = nil) -> String {
         """
         <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
-          <type>session</type>
+          <type>\(type)</type>\(serviceDirectory.map { "\n  <servicedir>\($0.path)</servicedir>" } ?? "")
           <keep_umask/>
           <listen>unix:path=\(socket.path)</listen>
           <auth>EXTERNAL</auth>

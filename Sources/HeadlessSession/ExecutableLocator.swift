@@ -11,6 +11,7 @@ enum ExecutableLocator {
         "import": "imagemagick", "xdotool": "xdotool", "tesseract": "tesseract-ocr",
         "xfconf-query": "xfconf", "xfconfd": "xfconf", "xfce4-notifyd": "xfce4-notifyd",
         "sway": "sway", "mako": "mako-notifier", "makoctl": "mako-notifier", "grim": "grim", "runuser": "util-linux", "useradd": "passwd",
+        "gnome-shell": "gnome-shell", "gjs": "gjs", "gsettings": "libglib2.0-bin",
     ]
 
     /// Where Debian keeps programs that are not on PATH (xfconfd, xfce4-notifyd).

@@ -34,7 +34,10 @@ extension HeadlessSession {
         let shot = layout.logs.appendingPathComponent("screen-\(index).png")
         let enlarged = layout.logs.appendingPathComponent("screen-\(index)-ocr.png")
         try screenshot(to: shot)
-        try launcher.runChecked("convert", [shot.path, "-colorspace", "gray", "-resize", "\(Self.readingScale * 100)%", enlarged.path],
+        // GNOME Shell draws light text on dark banners, which tesseract did not read at all: made
+        // dark on light and black and white first.
+        let darkTheme = notificationServer == .gnomeShell ? ["-negate", "-threshold", "50%"] : []
+        try launcher.runChecked("convert", [shot.path, "-colorspace", "gray", "-resize", "\(Self.readingScale * 100)%"] + darkTheme + [enlarged.path],
                                 environment: environment, timeout: .seconds(20))
         let passes = try ["4", "11"].map { mode in
             try launcher.runChecked("tesseract", [enlarged.path, "-", "--psm", mode, "tsv"], environment: environment, timeout: .seconds(60))
@@ -64,7 +67,8 @@ extension HeadlessSession {
 
     /// Clicks the word `label` where it is on the screen (a button's text), the way a person
     /// would: the pointer moves there and presses the left button, then moves off to the
-    /// screen's corner, so no server keeps a bubble up for a hovering pointer. Waits up to
+    /// bottom of the screen, where no server draws notifications (a hovered bubble stays up),
+    /// and away from a corner (GNOME's top-left one opens the overview). Waits up to
     /// `timeout` for the word to appear; returns where it was.
     @discardableResult
     public func clickOnScreen(_ label: String, timeout: Duration = .seconds(10)) throws -> ScreenText.Word {
@@ -75,15 +79,29 @@ extension HeadlessSession {
     }
 
     /// Moves the pointer to (`x`, `y`), clicks the left button there and moves it off to the
-    /// corner. On the X display only: sway's headless output has no pointer (use `makoctl`).
+    /// bottom of the screen. On the X display only: sway's headless output has no pointer (use `makoctl`).
     public func click(x: Int, y: Int) throws {
         try ensureRunning()
         guard waylandEnvironment == nil else {
             throw HeadlessSessionError.actionNotClickable(label: "(\(x), \(y))", notificationID: 0,
                                                           reason: "sway's headless output has no pointer; invoke actions with makoctl", offered: [])
         }
-        try launcher.runChecked("xdotool", ["mousemove", String(x), String(y), "click", "1", "mousemove", "0", "0"],
+        // A moment between arriving and pressing, as a hand takes: GNOME Shell's top bar let a
+        // press that came with the motion go by.
+        try launcher.runChecked("xdotool", ["mousemove", String(x), String(y), "sleep", "0.15", "click", "1", "sleep", "0.1", "mousemove", "640", "760"],
                                 environment: environment)
+    }
+
+    /// Moves the pointer to (`x`, `y`) and leaves it there (to hover over a banner).
+    public func movePointer(x: Int, y: Int) throws {
+        try ensureRunning()
+        try launcher.runChecked("xdotool", ["mousemove", String(x), String(y)], environment: environment)
+    }
+
+    /// Presses `keys` on the X display, as xdotool names them ("super+v", "Escape").
+    public func pressKeys(_ keys: String) throws {
+        try ensureRunning()
+        try launcher.runChecked("xdotool", ["key", keys], environment: environment)
     }
 
     /// How much larger than the screen the picture tesseract reads is.

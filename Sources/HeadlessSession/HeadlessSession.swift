@@ -73,8 +73,10 @@ public final class HeadlessSession: @unchecked Sendable {
         if keep { _ = FileManager.default.createFile(atPath: layout.keepMarker.path, contents: nil) }
 
         var environment = SessionEnvironment.base(layout: layout, inherited: baseEnvironment)
+        if kind == .gnomeShell { environment.merge(GnomeShell.sessionVariables) { $1 } }
         do {
-            let bus = try BusDaemon.start(launcher: launcher, environment: environment, sharedWithOtherUsers: kind == .mako)
+            let bus = try BusDaemon.start(launcher: launcher, environment: environment, sharedWithOtherUsers: kind == .mako,
+                                          activatable: kind == .gnomeShell ? GnomeShell.activatable : [:])
             environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
             let monitor = try BusMonitor.start(launcher: launcher, environment: environment)
             let xServer = try XServer.start(launcher: launcher, environment: environment)

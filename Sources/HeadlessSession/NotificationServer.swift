@@ -17,6 +17,7 @@ struct NotificationServer {
         case .dunst: try startDunst(launcher: launcher, environment: environment)
         case .xfce4Notifyd: try XfceNotifyd.start(launcher: launcher, environment: environment)
         case .mako: try SwayMako.start(launcher: launcher, environment: environment)
+        case .gnomeShell: try GnomeShell.start(launcher: launcher, environment: environment)
         }
     }
 
@@ -28,6 +29,7 @@ struct NotificationServer {
         case .dunst: try setPaused(on, launcher: launcher, environment: environment)
         case .xfce4Notifyd: try XfceNotifyd.setDoNotDisturb(on, launcher: launcher, environment: environment)
         case .mako: try SwayMako.setDoNotDisturb(on, launcher: launcher, environment: environment)
+        case .gnomeShell: try GnomeShell.setDoNotDisturb(on, launcher: launcher, environment: environment)
         }
     }
 
@@ -58,15 +60,15 @@ struct NotificationServer {
     /// Waits until `name` has an owner on the session bus, or throws naming `component` (with
     /// its stderr) when `process` exits first or 10 s pass.
     static func waitForName(_ name: String, ownedBy process: SessionProcess, component: String,
-                            launcher: ChildLauncher, environment: [String: String]) throws {
-        let ready = try Polling.until(timeout: .seconds(10), interval: .milliseconds(20)) {
+                            launcher: ChildLauncher, environment: [String: String], timeout: Duration = .seconds(10)) throws {
+        let ready = try Polling.until(timeout: timeout, interval: .milliseconds(20)) {
             guard process.isRunning else { return true }
             return try BusDaemon.nameHasOwner(name, launcher: launcher, environment: environment)
         }
         guard ready, process.isRunning else {
             throw HeadlessSessionError.componentFailed(
                 component: component,
-                reason: process.isRunning ? "did not own \(name) within 10 s" : "exited with status \(process.terminationStatus ?? -1)",
+                reason: process.isRunning ? "did not own \(name) within \(timeout)" : "exited with status \(process.terminationStatus ?? -1)",
                 stderrTail: process.standardErrorTail())
         }
     }

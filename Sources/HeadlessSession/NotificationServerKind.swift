@@ -10,4 +10,7 @@ public enum NotificationServerKind: String, Sendable, CaseIterable {
     /// screen is taken with grim, and its actions are invoked with `makoctl` (mako draws no
     /// buttons).
     case mako
+    /// GNOME Shell 43 on Xvfb (`--x11`) with its notification service; its banners are read
+    /// and clicked on screen, its message list opened with Super+V.
+    case gnomeShell = "gnome-shell"
 }

@@ -48,6 +48,11 @@ final class NotificationServerMonitor {
     private var reportedState: (server: Server?, dnd: DoNotDisturb)?
     private var refreshGeneration = 0
     private var waitingForRefresh: [() -> Void] = []
+    /// Someone owns org.freedesktop.Notifications.
+    private var nameOwned = false
+    /// The pending retry of a server that owns the name but did not answer, and the next delay.
+    private var retrySource: guint = 0
+    private var retryDelay: guint = 1
 
     private static let notificationsName = "org.freedesktop.Notifications"
     private static let notificationsPath = "/org/freedesktop/Notifications"
@@ -64,7 +69,7 @@ final class NotificationServerMonitor {
         let userData = Unmanaged.passUnretained(self).toOpaque()
         watchID = g_bus_watch_name_on_connection(
             connection, Self.notificationsName, G_BUS_NAME_WATCHER_FLAGS_NONE,
-            { _, _, _, userData in Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().refresh() },
+            { _, _, _, userData in Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().serverAppeared() },
             { _, _, userData in Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().serverVanished() },
             userData, nil)
         // Property changes of dunst (paused), Plasma (Inhibited) and mako (modes), from any sender:
@@ -85,6 +90,7 @@ final class NotificationServerMonitor {
 
     deinit {
         if watchID != 0 { g_bus_unwatch_name(watchID) }
+        if retrySource != 0 { g_source_remove(retrySource) }
         for subscription in subscriptions { g_dbus_connection_signal_unsubscribe(connection, subscription) }
         if let gnomeSettings { g_object_unref(UnsafeMutableRawPointer(gnomeSettings)) }
     }
@@ -113,13 +119,37 @@ final class NotificationServerMonitor {
         guard generation == refreshGeneration else { return }
         self.server = server
         self.doNotDisturb = doNotDisturb
+        if server == nil { retryWhileUnanswered() } else { retryDelay = 1 }
         reportIfChanged()
         let completions = waitingForRefresh
         waitingForRefresh = []
         for completion in completions { completion() }
     }
 
+    private func serverAppeared() {
+        nameOwned = true
+        refresh()
+    }
+
+    /// The name is owned but GetServerInformation failed: GNOME 43's notification service takes
+    /// its name a moment before it serves the object (UnknownMethod "Object does not exist"),
+    /// and a server may be starting or stuck. Asked again after 1 s, then 2, 4… up to a minute,
+    /// until it answers or leaves; no retry is ever waiting on a server that answered.
+    private func retryWhileUnanswered() {
+        guard nameOwned, server == nil, retrySource == 0 else { return }
+        let delay = retryDelay
+        retryDelay = min(retryDelay * 2, 60)
+        retrySource = g_timeout_add_seconds(delay, { userData in
+            let monitor = Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue()
+            monitor.retrySource = 0
+            monitor.refresh()
+            return SourceResult.remove
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
     private func serverVanished() {
+        nameOwned = false
+        retryDelay = 1
         refreshGeneration += 1
         server = nil
         doNotDisturb = .unknown
@@ -141,6 +171,8 @@ final class NotificationServerMonitor {
             case .off, .unknown:
                 log.info(line + ".")
             }
+        } else if nameOwned {
+            log.warning("The notification server does not answer yet; asking it again. Alarms still ring, and “tocsin stop” stops them.")
         } else {
             log.warning("No notification server is running; alarms still ring, and “tocsin stop” stops them.")
         }

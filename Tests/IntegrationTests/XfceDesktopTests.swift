@@ -91,8 +91,9 @@ import Testing
         try? FileManager.default.copyItem(at: shot, to: target)
     }
 
-    /// The first "m:ss" time on the screen.
+    /// The first time left on the screen: the "m:ss" (or "h:mm:ss") before "remaining", so
+    /// the panel's clock is not taken for it.
     static func remaining(in screen: ScreenText) -> String? {
-        screen.lines.lazy.compactMap { line in line.firstMatch(of: /\b\d{1,2}:\d{2}\b/).map { String($0.0) } }.first
+        screen.lines.lazy.compactMap { line in line.firstMatch(of: /(\d{1,2}:\d{2}(?::\d{2})?) remaining/).map { String($0.1) } }.first
     }
 }

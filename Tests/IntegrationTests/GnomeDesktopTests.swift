@@ -1,0 +1,101 @@
+import Foundation
+import HeadlessSession
+import Testing
+
+/// Tocsin on GNOME Shell 43, as a person sees and uses it: the banners and the message list read
+/// off the screen, clicks where GNOME draws what is clicked, the alarm heard. GNOME keeps up a
+/// banner that is updated (a per-second countdown pinned one for minutes), draws no buttons on a
+/// banner updated while it shows, and shows a replaced alert without its buttons; these tests are
+/// what shows Tocsin copes. Each test starts a shell of its own, about 3 s.
+@Suite(.serialized) struct GnomeDesktopTests {
+    @Test func aCountdownPinsNoBannerFollowsInTheMessageListAndAClickPausesIt() throws {
+        let fixture = try AgentSession("gnome-countdown", notificationServer: .gnomeShell)
+        try Self.waitUntilTheAgentKnowsTheShell(fixture)
+        let id = try fixture.startTimer("5m", "--title", "Pasta")
+        let banner = try fixture.session.waitForScreen("the countdown's banner") { $0.contains("Pasta") && $0.contains("remaining") }
+        #expect(banner.contains("Click: pause"), "the banner does not say what a click does:\n\(banner)")
+        Self.keepForREADME(banner, as: "gnome-countdown.png")
+
+        // A person moving the mouse: the banner goes after its few seconds, though the countdown goes on.
+        let gone = try Self.whileMovingThePointer(fixture) {
+            try fixture.session.waitForScreen(timeout: .seconds(15), "the banner gone") { !$0.contains("Pasta") }
+        }
+        #expect(!gone.contains("remaining"))
+        // The agent's own calls: the bus also carries the notification service's to the shell.
+        let all = fixture.notifications(titled: "Pasta")
+        let sent = all.filter { $0.sender == all.first?.sender }
+        #expect(Set(sent.map(\.id)).count == 1, "not replaced in place: \(sent.map(\.id))")
+        #expect(sent.first?.urgency == 1 && sent.dropFirst().allSatisfy { $0.urgency == 0 }, "updates must be low urgency: \(sent.map(\.urgency))")
+
+        // The message list, opened with a click on the clock in the middle of the top bar, follows it.
+        try fixture.session.click(x: 640, y: 12)
+        let listed = try fixture.session.waitForScreen("the countdown in the message list") { $0.contains("Pasta") && $0.contains("remaining") }
+        let firstTime = XfceDesktopTests.remaining(in: listed)
+        try fixture.session.waitForScreen("the time left changing in the list") {
+            $0.contains("Pasta") && XfceDesktopTests.remaining(in: $0).map { $0 != firstTime } ?? false
+        }
+
+        // A click on it pauses it, once: GNOME repeats the click for every update it got.
+        try fixture.session.clickOnScreen("Pasta")
+        #expect(try fixture.eventually { try fixture.alarm(id)?.string("state") == "paused" }, "the click did not pause it")
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try fixture.alarm(id)?.string("state") == "paused", "the repeated clicks resumed it")
+        #expect(!fixture.agentLog.contains("did nothing"), "\(fixture.agentLog)")
+
+        // The list shows it paused; a click on it again resumes it.
+        try fixture.session.waitForScreen("the paused timer in the list") { $0.contains("Pasta") && $0.contains("Paused") }
+        try fixture.session.clickOnScreen("Pasta")
+        #expect(try fixture.eventually { try fixture.alarm(id)?.string("state") == "countdown" }, "the second click did not resume it")
+    }
+
+    @Test func theAlertShowsStopThroughDoNotDisturbRingsAndStops() throws {
+        let fixture = try AgentSession("gnome-alert", notificationServer: .gnomeShell)
+        try Self.waitUntilTheAgentKnowsTheShell(fixture)
+        try fixture.session.setDoNotDisturb(true)
+        var doctor = ""
+        #expect(try fixture.eventually {
+            doctor = try fixture.tocsin("doctor").stdout
+            return doctor.contains("on (GNOME's do not disturb (banners off)); alarm alerts still show")
+        }, "\(doctor)")
+        #expect(doctor.contains("notifications: gnome-shell 43"), "\(doctor)")
+
+        let recording = try fixture.session.startRecording()
+        let started = Date()
+        // A countdown first, which the alert must not replace: GNOME would show it without Stop.
+        let id = try fixture.startTimer("4s", "--title", "Tea", "--snooze", "5m")
+        let ringing = try fixture.session.waitForScreen(timeout: .seconds(15), "the alert with Stop and Snooze") {
+            $0.contains("Tea") && $0.word("Stop") != nil && $0.word("Snooze") != nil
+        }
+        Self.keepForREADME(ringing, as: "gnome-alert.png")
+        #expect(fixture.eventually(timeout: 3) { recording.currentTrace().firstLoudWindow(after: started) != nil }, "no sound")
+        let shown = fixture.notifications(titled: "Tea")
+        let alert = try #require(shown.last { $0.urgency == 2 })
+        #expect(alert.replacesID == 0, "the alert replaced the countdown: \(shown)")
+
+        try fixture.session.clickOnScreen("Stop")
+        let stopped = Date()
+        #expect(try fixture.eventually { try fixture.alarm(id) == nil }, "Stop did not stop it")
+        Thread.sleep(forTimeInterval: 1.6)
+        let trace = recording.stop()
+        #expect(trace.isSilent(from: stopped.addingTimeInterval(0.5), to: stopped.addingTimeInterval(1.5)), "still sound after Stop")
+        try fixture.session.waitForScreen("the alert gone") { !$0.contains("Tea") }
+    }
+
+    /// The agent knows it talks to GNOME Shell: what it shows before is for an unknown server (a
+    /// countdown sent then, and updated at low urgency once the shell is known, shows no banner).
+    static func waitUntilTheAgentKnowsTheShell(_ fixture: AgentSession) throws {
+        var doctor = ""
+        #expect(try fixture.eventually { doctor = try fixture.tocsin("doctor").stdout; return doctor.contains("notifications: gnome-shell 43") },
+                "\(doctor)")
+    }
+
+    /// Runs `body` while the pointer moves a little every third of a second, far from the banners.
+    static func whileMovingThePointer<T>(_ fixture: AgentSession, _ body: () throws -> T) throws -> T {
+        let mover = try fixture.session.launch(try HeadlessSession.executable("sh"), ["-c",
+            "while true; do xdotool mousemove 900 600; sleep 0.33; xdotool mousemove 901 601; sleep 0.33; done"])
+        defer { mover.terminate() }
+        return try body()
+    }
+
+    static func keepForREADME(_ screen: ScreenText, as name: String) { XfceDesktopTests.keepForREADME(screen, as: name) }
+}
