@@ -11,13 +11,15 @@ enum ExecutableLocator {
         "import": "imagemagick", "xdotool": "xdotool", "tesseract": "tesseract-ocr",
         "xfconf-query": "xfconf", "xfconfd": "xfconf", "xfce4-notifyd": "xfce4-notifyd",
         "sway": "sway", "mako": "mako-notifier", "makoctl": "mako-notifier", "grim": "grim", "runuser": "util-linux", "useradd": "passwd",
-        "gnome-shell": "gnome-shell", "gjs": "gjs", "gsettings": "libglib2.0-bin",
+        "gnome-shell": "gnome-shell", "gjs": "gjs", "gsettings": "libglib2.0-bin", "gdbus": "libglib2.0-bin",
+        "plasmashell": "plasma-desktop", "kded5": "kded5", "kglobalaccel5": "kglobalaccel5", "kactivitymanagerd": "kactivitymanagerd",
     ]
 
     /// Where Debian keeps programs that are not on PATH (xfconfd, xfce4-notifyd).
     private static let privateDirectories = [
         "/usr/lib/x86_64-linux-gnu/xfce4/xfconf", "/usr/lib/x86_64-linux-gnu/xfce4/notifyd",
         "/usr/lib/aarch64-linux-gnu/xfce4/xfconf", "/usr/lib/aarch64-linux-gnu/xfce4/notifyd",
+        "/usr/lib/x86_64-linux-gnu/libexec", "/usr/lib/aarch64-linux-gnu/libexec",
     ]
 
     /// The full path of `name` found in `PATH` (or the usual system directories).

@@ -75,11 +75,11 @@ public final class HeadlessSession: @unchecked Sendable {
         var environment = SessionEnvironment.base(layout: layout, inherited: baseEnvironment)
         if kind == .gnomeShell { environment.merge(GnomeShell.sessionVariables) { $1 } }
         do {
-            let bus = try BusDaemon.start(launcher: launcher, environment: environment, sharedWithOtherUsers: kind == .mako,
+            let bus = try BusDaemon.start(launcher: launcher, environment: environment, sharedWithOtherUsers: kind == .mako || kind == .plasma,
                                           activatable: kind == .gnomeShell ? GnomeShell.activatable : [:])
             environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
             let monitor = try BusMonitor.start(launcher: launcher, environment: environment)
-            let xServer = try XServer.start(launcher: launcher, environment: environment)
+            let xServer = try XServer.start(launcher: launcher, environment: environment, openToOtherUsers: kind == .plasma)
             environment["DISPLAY"] = xServer.display
             let sound = try SoundServer.start(launcher: launcher, environment: environment)
             environment["PULSE_SERVER"] = sound.serverAddress

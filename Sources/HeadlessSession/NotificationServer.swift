@@ -18,6 +18,7 @@ struct NotificationServer {
         case .xfce4Notifyd: try XfceNotifyd.start(launcher: launcher, environment: environment)
         case .mako: try SwayMako.start(launcher: launcher, environment: environment)
         case .gnomeShell: try GnomeShell.start(launcher: launcher, environment: environment)
+        case .plasma: try PlasmaShell.start(launcher: launcher, environment: environment)
         }
     }
 
@@ -30,6 +31,7 @@ struct NotificationServer {
         case .xfce4Notifyd: try XfceNotifyd.setDoNotDisturb(on, launcher: launcher, environment: environment)
         case .mako: try SwayMako.setDoNotDisturb(on, launcher: launcher, environment: environment)
         case .gnomeShell: try GnomeShell.setDoNotDisturb(on, launcher: launcher, environment: environment)
+        case .plasma: try PlasmaShell.setDoNotDisturb(on, launcher: launcher, environment: environment)
         }
     }
 

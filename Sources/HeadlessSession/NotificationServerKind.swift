@@ -13,4 +13,8 @@ public enum NotificationServerKind: String, Sendable, CaseIterable {
     /// GNOME Shell 43 on Xvfb (`--x11`) with its notification service; its banners are read
     /// and clicked on screen, its message list opened with Super+V.
     case gnomeShell = "gnome-shell"
+    /// KDE Plasma 5.27's notification server (plasmashell, with kactivitymanagerd, kded5 and
+    /// kglobalaccel5) on Xvfb, as an unprivileged user when the tests run as root; its popups
+    /// are read and clicked on screen.
+    case plasma
 }

@@ -10,11 +10,12 @@ struct XServer {
     ///
     /// `-displayfd 1` makes Xvfb pick the first free display number itself (atomically, through its
     /// lock files) and print it, so parallel sessions never race for a number.
-    static func start(launcher: ChildLauncher, environment: [String: String]) throws -> XServer {
+    /// `openToOtherUsers`: no access control (`-ac`), for a desktop that runs as another user.
+    static func start(launcher: ChildLauncher, environment: [String: String], openToOtherUsers: Bool = false) throws -> XServer {
         let process = try launcher.launch(
             name: "Xvfb",
             executable: try ExecutableLocator.find("Xvfb", environment: environment),
-            arguments: ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
+            arguments: ["-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"] + (openToOtherUsers ? ["-ac"] : []),
             environment: environment)
 
         func failure(_ reason: String) -> HeadlessSessionError {
