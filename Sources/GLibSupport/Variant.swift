@@ -158,6 +158,17 @@ public enum Variant {
         return String(cString: g_variant_get_string(child, nil))
     }
 
+    /// The strings of the `as` child `index` of a tuple, such as an `(as)` reply.
+    public static func strings(in tuple: OpaquePointer, at index: Int) -> [String] {
+        let list = child(tuple, index)
+        defer { g_variant_unref(list) }
+        return (0..<g_variant_n_children(list)).map { item in
+            let element = g_variant_get_child_value(list, item)!
+            defer { g_variant_unref(element) }
+            return String(cString: g_variant_get_string(element, nil))
+        }
+    }
+
     /// A `GVariantType` for a type string. The returned pointer points into a cached table, so it
     /// is never freed; Tocsin uses a handful of fixed type strings.
     public static func type(_ signature: String) -> OpaquePointer {

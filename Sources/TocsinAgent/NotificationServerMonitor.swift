@@ -44,7 +44,8 @@ final class NotificationServerMonitor {
     private let connection: OpaquePointer?
     private var watchID: guint = 0
     private var subscriptions: [guint] = []
-    private var gnomeSettings: UnsafeMutablePointer<GSettings>?
+    /// The GSettings objects read so far, by schema (GNOME's notifications).
+    private var settings: [String: UnsafeMutablePointer<GSettings>] = [:]
     private var reportedState: (server: Server?, dnd: DoNotDisturb)?
     private var refreshGeneration = 0
     private var waitingForRefresh: [() -> Void] = []
@@ -92,7 +93,7 @@ final class NotificationServerMonitor {
         if watchID != 0 { g_bus_unwatch_name(watchID) }
         if retrySource != 0 { g_source_remove(retrySource) }
         for subscription in subscriptions { g_dbus_connection_signal_unsubscribe(connection, subscription) }
-        if let gnomeSettings { g_object_unref(UnsafeMutableRawPointer(gnomeSettings)) }
+        for object in settings.values { g_object_unref(UnsafeMutableRawPointer(object)) }
     }
 
     /// Asks the server again, then calls `completion` on the main loop once the answers are in.
@@ -186,7 +187,7 @@ final class NotificationServerMonitor {
                                                       version: Variant.string(in: info, at: 2), capabilities: [])
             call(Self.notificationsName, Self.notificationsPath, Self.notificationsName, "GetCapabilities") { reply in
                 if let reply, String(cString: g_variant_get_type_string(reply)) == "(as)" {
-                    identity.capabilities = Set(Self.strings(in: reply))
+                    identity.capabilities = Set(Variant.strings(in: reply, at: 0))
                 }
                 completion(Server(identity))
             }
@@ -198,53 +199,40 @@ final class NotificationServerMonitor {
     private func queryDoNotDisturb(of server: Server, _ completion: @escaping (DoNotDisturb) -> Void) {
         guard let rule = server.profile.doNotDisturb else { return completion(.unknown) }
         let state: (Bool?) -> DoNotDisturb = { on in on.map { $0 ? .on(hidesAlerts: rule.hidesAlerts, how: rule.name) : .off } ?? .unknown }
-        switch server.profile.family {
-        case .dunst:
-            property(Self.notificationsPath, "org.dunstproject.cmd0", "paused") { completion(state($0)) }
-        case .plasma:
-            property(Self.notificationsPath, Self.notificationsName, "Inhibited") { completion(state($0)) }
-        case .gnomeShell:
-            completion(state(gnomeShowsBanners().map { !$0 }))
-        case .mako:
+        switch rule.source {
+        case .serverProperty(let interface, let name):
+            property(Self.notificationsPath, interface, name) { completion(state($0)) }
+        case .setting(let schema, let key, let onWhen):
+            completion(state(setting(schema, key).map { $0 == onWhen }))
+        case .makoMode(let mode):
             call(Self.notificationsName, "/fr/emersion/Mako", "fr.emersion.Mako", "ListModes") { reply in
                 guard let reply, String(cString: g_variant_get_type_string(reply)) == "(as)" else { return completion(.unknown) }
-                completion(state(Self.strings(in: reply).contains("do-not-disturb")))
+                completion(state(Variant.strings(in: reply, at: 0).contains(mode)))
             }
-        case .xfce:
+        case .xfconf(let channel, let property):
             call("org.xfce.Xfconf", "/org/xfce/Xfconf", "org.xfce.Xfconf", "GetProperty",
-                 Variant.tuple([g_variant_new_string("xfce4-notifyd"), g_variant_new_string("/do-not-disturb")])) { [weak self] reply in
-                // No such property: xfce4-notifyd has never had do-not-disturb turned on.
+                 Variant.tuple([g_variant_new_string(channel), g_variant_new_string(property)])) { [weak self] reply in
+                // No such property: it has never been turned on.
                 guard let reply else { return completion(.off) }
                 completion(state(self?.boolChild(reply) == true))
             }
-        case .other:
-            completion(.unknown)
         }
     }
 
-    /// The strings of an `(as)` reply.
-    private static func strings(in reply: OpaquePointer) -> [String] {
-        let list = Variant.child(reply, 0)
-        defer { g_variant_unref(list) }
-        return (0..<g_variant_n_children(list)).map { index in
-            let item = g_variant_get_child_value(list, index)!
-            defer { g_variant_unref(item) }
-            return String(cString: g_variant_get_string(item, nil))
-        }
-    }
-
-    /// GNOME's `org.gnome.desktop.notifications show-banners`, if the schema is installed.
-    private func gnomeShowsBanners() -> Bool? {
-        if gnomeSettings == nil {
+    /// A boolean GSettings key, if its schema is installed; followed from then on (a change
+    /// refreshes), so a setting the server keeps its do-not-disturb in is read live.
+    private func setting(_ schemaID: String, _ key: String) -> Bool? {
+        if settings[schemaID] == nil {
             guard let source = g_settings_schema_source_get_default(),
-                  let schema = g_settings_schema_source_lookup(source, "org.gnome.desktop.notifications", 1) else { return nil }
+                  let schema = g_settings_schema_source_lookup(source, schemaID, 1) else { return nil }
             g_settings_schema_unref(schema)
-            gnomeSettings = g_settings_new("org.gnome.desktop.notifications")
-            g_signal_connect_data(UnsafeMutableRawPointer(gnomeSettings), "changed::show-banners",
+            let created = g_settings_new(schemaID)
+            g_signal_connect_data(UnsafeMutableRawPointer(created), "changed::\(key)",
                                   unsafeBitCast(Self.settingsChanged, to: GCallback.self),
                                   Unmanaged.passUnretained(self).toOpaque(), nil, GConnectFlags(rawValue: 0))
+            settings[schemaID] = created
         }
-        return g_settings_get_boolean(gnomeSettings, "show-banners") != 0
+        return g_settings_get_boolean(settings[schemaID], key) != 0
     }
 
     private static let settingsChanged: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, gpointer?) -> Void = { _, _, userData in

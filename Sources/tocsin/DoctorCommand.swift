@@ -64,9 +64,19 @@ enum DoctorCommand: Command {
             status = try client.status()
         } catch {
             let activatable = client.agentIsActivatable()
+            // The agent cannot say what the server shows: asked here, the way the agent asks.
+            let probe = NotificationServerProbe.ask()
+            let dnd = probe.flatMap { probe in
+                probe.profile.doNotDisturb.map { rule in
+                    DoNotDisturbReport(state: probe.doNotDisturbOn.map { $0 ? "on" : "off" }, hidesAlerts: rule.hidesAlerts, how: rule.name)
+                }
+            }
             return [Finding(check: "agent", level: activatable ? .warning : .problem,
                             message: activatable ? "not running, but D-Bus starts it on the first request" : error.message,
                             fix: activatable ? nil : "Start it with “tocsind &”, or install the package, which starts it with your session.")]
+                + notificationFindings(server: probe.map { "\($0.identity.name) \($0.identity.version)" },
+                                       drawsButtons: probe?.profile.drawsButtons, drawsProgress: probe.map { $0.profile.progress != .none },
+                                       doNotDisturb: dnd)
                 + localChecks()
         }
         typealias Key = AlarmWireFormat.StatusKey
@@ -74,29 +84,10 @@ enum DoctorCommand: Command {
         func bool(_ key: Key) -> Bool? { if case .bool(let value)? = status[key.rawValue] { value } else { nil } }
         var findings = [Finding(check: "agent", level: .ok, message: "running, version \(string(.version) ?? "?")")]
 
-        if let server = string(.notificationServer) {
-            var notes: [String] = []
-            if bool(.notificationActions) == false { notes.append("it shows no buttons, so notifications name the commands to type") }
-            if bool(.notificationProgress) == false { notes.append("it draws no progress bars") }
-            findings.append(Finding(check: "notifications", level: bool(.notificationActions) == false ? .warning : .ok,
-                                    message: server + (notes.isEmpty ? ": buttons and progress bars are shown" : ": " + notes.joined(separator: "; "))))
-        } else {
-            findings.append(Finding(check: "notifications", level: .problem, message: "no notification server is running: alarms ring, but nothing is shown",
-                                    fix: "Start your desktop's notification server (dunst, mako, GNOME Shell, Plasma, xfce4-notifyd)."))
-        }
-
-        switch (string(.doNotDisturb), bool(.doNotDisturbHidesAlerts)) {
-        case ("on"?, true?):
-            findings.append(Finding(check: "do not disturb", level: .warning,
-                                    message: "on (\(string(.doNotDisturbMechanism) ?? "?")): even alarm alerts are hidden, but alarms still ring",
-                                    fix: "Stop a ringing alarm with “tocsin stop” (bind it to a keyboard shortcut), or turn do-not-disturb off."))
-        case ("on"?, _):
-            findings.append(Finding(check: "do not disturb", level: .ok, message: "on (\(string(.doNotDisturbMechanism) ?? "?")); alarm alerts still show and ring"))
-        case ("off"?, _):
-            findings.append(Finding(check: "do not disturb", level: .ok, message: "off"))
-        default:
-            findings.append(Finding(check: "do not disturb", level: .ok, message: "state unknown for this server; alarms ring either way"))
-        }
+        findings += notificationFindings(
+            server: string(.notificationServer), drawsButtons: bool(.notificationActions), drawsProgress: bool(.notificationProgress),
+            doNotDisturb: DoNotDisturbReport(state: string(.doNotDisturb), hidesAlerts: bool(.doNotDisturbHidesAlerts) ?? false,
+                                             how: string(.doNotDisturbMechanism) ?? "?"))
 
         if let problem = string(.soundProblem) {
             findings.append(Finding(check: "sound", level: .problem, message: problem,
@@ -134,6 +125,44 @@ enum DoctorCommand: Command {
                                     fix: "See the agent's log (journalctl --user -u tocsind) for why; move the file away if it is from a newer Tocsin."))
         } else {
             findings.append(Finding(check: "state", level: .ok, message: "saved in \(string(.stateFile) ?? "?")"))
+        }
+        return findings
+    }
+
+    /// A do-not-disturb state to report: `state` "on", "off", or `nil`/"unknown" when it
+    /// cannot be read.
+    struct DoNotDisturbReport {
+        let state: String?
+        let hidesAlerts: Bool
+        let how: String
+    }
+
+    /// The notification server's findings, from the agent's status or from asking the server:
+    /// who it is and what it draws, and its do-not-disturb.
+    private static func notificationFindings(server: String?, drawsButtons: Bool?, drawsProgress: Bool?,
+                                             doNotDisturb: DoNotDisturbReport?) -> [Finding] {
+        var findings: [Finding] = []
+        if let server {
+            var notes: [String] = []
+            if drawsButtons == false { notes.append("it shows no buttons, so notifications name the commands to type") }
+            if drawsProgress == false { notes.append("it draws no progress bars") }
+            findings.append(Finding(check: "notifications", level: drawsButtons == false ? .warning : .ok,
+                                    message: server + (notes.isEmpty ? ": buttons and progress bars are shown" : ": " + notes.joined(separator: "; "))))
+        } else {
+            findings.append(Finding(check: "notifications", level: .problem, message: "no notification server is running: alarms ring, but nothing is shown",
+                                    fix: "Start your desktop's notification server (dunst, mako, GNOME Shell, Plasma, xfce4-notifyd)."))
+        }
+        switch (doNotDisturb?.state, doNotDisturb?.hidesAlerts) {
+        case ("on"?, true?):
+            findings.append(Finding(check: "do not disturb", level: .warning,
+                                    message: "on (\(doNotDisturb?.how ?? "?")): even alarm alerts are hidden, but alarms still ring",
+                                    fix: "Stop a ringing alarm with “tocsin stop” (bind it to a keyboard shortcut), or turn do-not-disturb off."))
+        case ("on"?, _):
+            findings.append(Finding(check: "do not disturb", level: .ok, message: "on (\(doNotDisturb?.how ?? "?")); alarm alerts still show and ring"))
+        case ("off"?, _):
+            findings.append(Finding(check: "do not disturb", level: .ok, message: "off"))
+        default:
+            findings.append(Finding(check: "do not disturb", level: .ok, message: "state unknown for this server; alarms ring either way"))
         }
         return findings
     }

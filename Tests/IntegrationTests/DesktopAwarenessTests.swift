@@ -42,6 +42,25 @@ import Testing
         #expect(fixture.eventually(timeout: 3) { (try? fixture.tocsin("doctor").stdout.contains("ok       do not disturb: off")) == true })
     }
 
+    @Test func doctorWithoutTheAgentAsksTheServerItself() throws {
+        let session = try HeadlessSession(label: "doctor-alone")
+        defer { session.stop() }
+        let tocsin = try AgentSession.binary("tocsin")
+        let alone = try session.run(tocsin, ["doctor"])
+        #expect(alone.stdout.contains("PROBLEM  agent:"), "no agent runs, and none can be activated: \(alone.stdout)")
+        #expect(alone.stdout.contains("ok       notifications: dunst 1.9"), "\(alone.stdout)")
+        #expect(alone.stdout.contains("ok       do not disturb: off"), "\(alone.stdout)")
+        try session.setNotificationsPaused(true)
+        let paused = try session.run(tocsin, ["doctor"])
+        #expect(paused.stdout.contains("warning  do not disturb: on (dunst is paused): even alarm alerts are hidden, but alarms still ring"),
+                "\(paused.stdout)")
+        let dunst = try #require(session.childProcesses.first { $0.name == "dunst" && $0.isRunning })
+        dunst.terminate()
+        _ = dunst.waitForExit(timeout: .seconds(5))
+        let none = try session.run(tocsin, ["doctor"])
+        #expect(none.stdout.contains("PROBLEM  notifications: no notification server is running"), "\(none.stdout)")
+    }
+
     @Test func missingNotificationServerIsAProblemForTheDoctor() throws {
         let fixture = try AgentSession("doctor-nonotify")
         let dunst = try #require(fixture.session.childProcesses.first { $0.name == "dunst" && $0.isRunning })

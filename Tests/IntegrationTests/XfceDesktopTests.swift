@@ -82,6 +82,17 @@ import Testing
         #expect(trace.isSilent(from: stopped.addingTimeInterval(0.5), to: stopped.addingTimeInterval(1.5)), "still sound after Stop")
     }
 
+    @Test func doctorWithoutTheAgentReadsXfcesDoNotDisturb() throws {
+        let session = try HeadlessSession(label: "xfce-doctor", notificationServer: .xfce4Notifyd)
+        defer { session.stop() }
+        let tocsin = try AgentSession.binary("tocsin")
+        #expect(try session.run(tocsin, ["doctor"]).stdout.contains("ok       do not disturb: off"))
+        try session.setDoNotDisturb(true)
+        let doctor = try session.run(tocsin, ["doctor"]).stdout
+        #expect(doctor.contains("ok       notifications: Xfce Notify Daemon 0.7"), "\(doctor)")
+        #expect(doctor.contains("do not disturb: on (xfce4-notifyd's do not disturb); alarm alerts still show"), "\(doctor)")
+    }
+
     /// Copies the screenshot `screen` was read from into TOCSIN_SCREENSHOT_DIR, when it is set:
     /// the README's pictures are the tests' own.
     static func keepForREADME(_ screen: ScreenText, as name: String) {

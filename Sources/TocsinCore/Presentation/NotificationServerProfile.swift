@@ -57,8 +57,23 @@ public struct NotificationServerProfile: Sendable, Equatable {
         case none
     }
 
+    /// Where a server keeps its do-not-disturb state: what the agent and `tocsin doctor` read.
+    public enum DoNotDisturbSource: Sendable, Equatable {
+        /// A boolean property of the object /org/freedesktop/Notifications (dunst's `paused`,
+        /// Plasma's `Inhibited`); on when true.
+        case serverProperty(interface: String, name: String)
+        /// A boolean GSettings key (GNOME's `show-banners`); on when it is `onWhen`.
+        case setting(schema: String, key: String, onWhen: Bool)
+        /// mako's modes (`ListModes` on /fr/emersion/Mako); on while `mode` is among them.
+        case makoMode(String)
+        /// An xfconf property (xfce4-notifyd's `/do-not-disturb`); on when true, off when unset.
+        case xfconf(channel: String, property: String)
+    }
+
     /// How the server handles do-not-disturb, for alarms.
     public struct DoNotDisturbRule: Sendable, Equatable {
+        /// Where it is read.
+        public let source: DoNotDisturbSource
         /// The mechanism, as `tocsin doctor` names it ("dunst is paused").
         public let name: String
         /// Even critical alerts are hidden while it is on.
@@ -105,27 +120,32 @@ public struct NotificationServerProfile: Sendable, Equatable {
             drawsButtons = advertisesButtons
             progress = .valueHint
             countdownUpdateUrgency = nil
-            doNotDisturb = DoNotDisturbRule(name: "dunst is paused", hidesAlerts: true, announcesChanges: true)
+            doNotDisturb = DoNotDisturbRule(source: .serverProperty(interface: "org.dunstproject.cmd0", name: "paused"),
+                                            name: "dunst is paused", hidesAlerts: true, announcesChanges: true)
         case .mako:
             drawsButtons = false
             progress = .valueHint
             countdownUpdateUrgency = nil
-            doNotDisturb = DoNotDisturbRule(name: "mako's do-not-disturb mode", hidesAlerts: true, announcesChanges: false)
+            doNotDisturb = DoNotDisturbRule(source: .makoMode("do-not-disturb"), name: "mako's do-not-disturb mode", hidesAlerts: true,
+                                            announcesChanges: false)
         case .xfce:
             drawsButtons = advertisesButtons
             progress = .text
             countdownUpdateUrgency = nil
-            doNotDisturb = DoNotDisturbRule(name: "xfce4-notifyd's do not disturb", hidesAlerts: false, announcesChanges: true)
+            doNotDisturb = DoNotDisturbRule(source: .xfconf(channel: "xfce4-notifyd", property: "/do-not-disturb"),
+                                            name: "xfce4-notifyd's do not disturb", hidesAlerts: false, announcesChanges: true)
         case .gnomeShell:
             drawsButtons = advertisesButtons
             progress = .none
             countdownUpdateUrgency = .low
-            doNotDisturb = DoNotDisturbRule(name: "GNOME's do not disturb (banners off)", hidesAlerts: false, announcesChanges: true)
+            doNotDisturb = DoNotDisturbRule(source: .setting(schema: "org.gnome.desktop.notifications", key: "show-banners", onWhen: false),
+                                            name: "GNOME's do not disturb (banners off)", hidesAlerts: false, announcesChanges: true)
         case .plasma:
             drawsButtons = advertisesButtons
             progress = .none
             countdownUpdateUrgency = nil
-            doNotDisturb = DoNotDisturbRule(name: "Plasma's do not disturb", hidesAlerts: false, announcesChanges: true)
+            doNotDisturb = DoNotDisturbRule(source: .serverProperty(interface: "org.freedesktop.Notifications", name: "Inhibited"),
+                                            name: "Plasma's do not disturb", hidesAlerts: false, announcesChanges: true)
         case .other:
             drawsButtons = advertisesButtons
             progress = .text
