@@ -32,7 +32,8 @@ import TocsinCore
 /// second is dropped, and a close right after a press is not the user's dismissal.
 ///
 /// `@unchecked Sendable`: `shared` is behind its mutex; `notifications`, `lastPressed`,
-/// `shownRoles`, `idsClosedAfterButton` and `serverFailing` are touched on the worker thread only; the rest is immutable.
+/// `shownRoles`, `idsClosedAfterButton` and `serverFailing` are touched on the worker thread
+/// only; the rest is immutable.
 final class NotificationWorker: @unchecked Sendable {
     /// What the main loop and the worker share.
     private struct Shared {
