@@ -32,7 +32,7 @@ import TocsinCore
 /// second is dropped, and a close right after a press is not the user's dismissal.
 ///
 /// `@unchecked Sendable`: `shared` is behind its mutex; `notifications`, `lastPressed`,
-/// `shownRoles`, `idsClosedAfterButton` and `serverFailing` are touched on the worker thread
+/// `shownRoles`, `shownGenerations`, `idsClosedAfterButton` and `serverFailing` are touched on the worker thread
 /// only; the rest is immutable.
 final class NotificationWorker: @unchecked Sendable {
     /// What the main loop and the worker share.
@@ -40,6 +40,10 @@ final class NotificationWorker: @unchecked Sendable {
         var traffic = NotificationTraffic<UUID>()
         /// How the server is best shown to, for the payloads.
         var profile = NotificationServerProfile.unknown
+        /// Counts the profile's changes: a notification shown under an earlier profile is shown
+        /// under the new one as if for the first time (on GNOME Shell, a first showing pops a
+        /// banner; an update, at low urgency, would not).
+        var profileGeneration = 0
         /// Keys of one-off notices, forgotten once shown.
         var notices: Set<UUID> = []
         /// An idle source is attached to the worker's context and will look at the traffic.
@@ -67,6 +71,8 @@ final class NotificationWorker: @unchecked Sendable {
     private var lastPressed: [UUID: ContinuousClock.Instant] = [:]
     /// What each key's notification was last shown as (worker thread only).
     private var shownRoles: [UUID: NotificationContent.Role] = [:]
+    /// The profile generation each key's notification was last shown under (worker thread only).
+    private var shownGenerations: [UUID: Int] = [:]
     /// The server's id of each notification the server closed right after a press, which
     /// libnotify forgets (it sets its id to 0 after the closed signal), while the server may
     /// already show the next content under it (worker thread only).
@@ -118,7 +124,11 @@ final class NotificationWorker: @unchecked Sendable {
 
     /// How the server is best shown to; payloads made from now on follow it.
     func setProfile(_ profile: NotificationServerProfile) {
-        shared.withLock { $0.profile = profile }
+        shared.withLock { state in
+            guard state.profile != profile else { return }
+            state.profile = profile
+            state.profileGeneration += 1
+        }
     }
 
     /// Shows `content` as key `id`'s notification, at `priority` among what waits.
@@ -173,14 +183,14 @@ final class NotificationWorker: @unchecked Sendable {
     private func turn() {
         var bytes = [UInt8](repeating: 0, count: 64)
         while read(wakePipe.read, &bytes, bytes.count) > 0 {}
-        let next = shared.withLock { state -> (job: NotificationTraffic<UUID>.Job, profile: NotificationServerProfile)? in
+        let next = shared.withLock { state -> (job: NotificationTraffic<UUID>.Job, profile: NotificationServerProfile, generation: Int)? in
             guard let job = state.traffic.next() else {
                 state.scheduled = false
                 return nil
             }
-            return (job, state.profile)
+            return (job, state.profile, state.profileGeneration)
         }
-        guard let (job, profile) = next else { return }
+        guard let (job, profile, generation) = next else { return }
         let succeeded: Bool
         switch job {
         case .show(let id, let content):
@@ -188,7 +198,9 @@ final class NotificationWorker: @unchecked Sendable {
                 // Closed before the alert is shown, so the server never sees it replaced.
                 _ = close(id)
             }
-            succeeded = show(NotificationPayload(content, profile: profile, isUpdate: notifications[id] != nil), as: id)
+            let isUpdate = notifications[id] != nil && shownGenerations[id] == generation
+            shownGenerations[id] = generation
+            succeeded = show(NotificationPayload(content, profile: profile, isUpdate: isUpdate), as: id)
         case .close(let id):
             succeeded = close(id)
         }
@@ -267,6 +279,7 @@ final class NotificationWorker: @unchecked Sendable {
         lastPressed[id] = nil
         idsClosedAfterButton[id] = nil
         shownRoles[id] = nil
+        shownGenerations[id] = nil
         guard let notification = notifications.removeValue(forKey: id) else { return }
         g_object_unref(notification)
     }
