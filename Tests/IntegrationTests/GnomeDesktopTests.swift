@@ -15,7 +15,7 @@ import Testing
         let id = try fixture.startTimer("5m", "--title", "Pasta")
         let banner = try fixture.session.waitForScreen("the countdown's banner") { $0.contains("Pasta") && $0.contains("remaining") }
         #expect(banner.contains("Click: pause"), "the banner does not say what a click does:\n\(banner)")
-        Self.keepForREADME(banner, as: "gnome-countdown.png")
+        banner.keepForREADME(as: "gnome-countdown.png")
 
         // A person moving the mouse: the banner goes after its few seconds, though the countdown goes on.
         let gone = try Self.whileMovingThePointer(fixture) {
@@ -31,9 +31,9 @@ import Testing
         // The message list, opened with a click on the clock in the middle of the top bar, follows it.
         try fixture.session.click(x: 640, y: 12)
         let listed = try fixture.session.waitForScreen("the countdown in the message list") { $0.contains("Pasta") && $0.contains("remaining") }
-        let firstTime = XfceDesktopTests.remaining(in: listed)
+        let firstTime = listed.timeLeft
         try fixture.session.waitForScreen("the time left changing in the list") {
-            $0.contains("Pasta") && XfceDesktopTests.remaining(in: $0).map { $0 != firstTime } ?? false
+            $0.contains("Pasta") && $0.timeLeft.map { $0 != firstTime } ?? false
         }
 
         // A click on it pauses it, once: GNOME repeats the click for every update it got.
@@ -55,11 +55,7 @@ import Testing
     /// The second half of the tier's test, on the same shell (it takes seconds to start).
     private func theAlertShowsStopThroughDoNotDisturbRingsAndStops(_ fixture: AgentSession) throws {
         try fixture.session.setDoNotDisturb(true)
-        var doctor = ""
-        #expect(try fixture.eventually {
-            doctor = try fixture.tocsin("doctor").stdout
-            return doctor.contains("on (GNOME's do not disturb (banners off)); alarm alerts still show")
-        }, "\(doctor)")
+        let doctor = try fixture.doctorOnceItSays("on (GNOME's do not disturb (banners off)); alarm alerts still show")
         #expect(doctor.contains("notifications: gnome-shell 43"), "\(doctor)")
 
         let recording = try fixture.session.startRecording()
@@ -69,27 +65,20 @@ import Testing
         let ringing = try fixture.session.waitForScreen(timeout: .seconds(15), "the alert with Stop and Snooze") {
             $0.contains("Tea") && $0.word("Stop") != nil && $0.word("Snooze") != nil
         }
-        Self.keepForREADME(ringing, as: "gnome-alert.png")
+        ringing.keepForREADME(as: "gnome-alert.png")
         #expect(fixture.eventually(timeout: 3) { recording.currentTrace().firstLoudWindow(after: started) != nil }, "no sound")
         let shown = fixture.notifications(titled: "Tea")
         let alert = try #require(shown.last { $0.urgency == 2 })
         #expect(alert.replacesID == 0, "the alert replaced the countdown: \(shown)")
 
-        try fixture.session.clickOnScreen("Stop")
-        let stopped = Date()
-        #expect(try fixture.eventually { try fixture.alarm(id) == nil }, "Stop did not stop it")
-        Thread.sleep(forTimeInterval: 1.6)
-        let trace = recording.stop()
-        #expect(trace.isSilent(from: stopped.addingTimeInterval(0.5), to: stopped.addingTimeInterval(1.5)), "still sound after Stop")
+        try fixture.expectStoppedIntoSilence(id, recording: recording) { try fixture.session.clickOnScreen("Stop") }
         try fixture.session.waitForScreen("the alert gone") { !$0.contains("Tea") }
     }
 
     /// The agent knows it talks to GNOME Shell: what it shows before is for an unknown server (a
     /// countdown sent then, and updated at low urgency once the shell is known, shows no banner).
     static func waitUntilTheAgentKnowsTheShell(_ fixture: AgentSession) throws {
-        var doctor = ""
-        #expect(try fixture.eventually { doctor = try fixture.tocsin("doctor").stdout; return doctor.contains("notifications: gnome-shell 43") },
-                "\(doctor)")
+        try fixture.doctorOnceItSays("notifications: gnome-shell 43")
     }
 
     /// The shell greets a session with banners of its own ("Screen Lock disabled", "Logged in as
@@ -114,6 +103,4 @@ import Testing
         defer { mover.terminate() }
         return try body()
     }
-
-    static func keepForREADME(_ screen: ScreenText, as name: String) { XfceDesktopTests.keepForREADME(screen, as: name) }
 }

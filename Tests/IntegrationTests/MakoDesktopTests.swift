@@ -19,7 +19,7 @@ import Testing
         #expect(countdown.body.contains("Click: pause · Pause: tocsin pause \(short) · cancel: tocsin cancel \(short)"), "\(countdown.body)")
         let screen = try fixture.session.waitForScreen("Pasta and its time left") { $0.contains("Pasta") && $0.contains("remaining") }
         #expect(screen.contains("tocsin pause"), "the commands are not readable on screen:\n\(screen)")
-        Self.keepForREADME(screen, as: "mako-countdown.png")
+        screen.keepForREADME(as: "mako-countdown.png")
 
         let sent = fixture.notifications(titled: "Pasta")
         #expect(Set(sent.map(\.id)).count == 1, "not replaced in place: \(sent.map(\.id))")
@@ -57,16 +57,11 @@ import Testing
 
         try fixture.session.setDoNotDisturb(false)
         let ringing = try fixture.session.waitForScreen("the alert once do-not-disturb is off") { $0.contains("Tea") && $0.contains("Click: stop") }
-        Self.keepForREADME(ringing, as: "mako-alert.png")
+        ringing.keepForREADME(as: "mako-alert.png")
         let shownAlert = try #require(alert)
         #expect(shownAlert.body.contains("Click: stop · Stop: tocsin stop"), "\(shownAlert.body)")
 
-        try fixture.session.makoctl("invoke", "-n", String(shownAlert.id), "default")
-        let stopped = Date()
-        #expect(try fixture.eventually { try fixture.alarm(id) == nil }, "the click did not stop it")
-        Thread.sleep(forTimeInterval: 1.6)
-        let trace = recording.stop()
-        #expect(trace.isSilent(from: stopped.addingTimeInterval(0.5), to: stopped.addingTimeInterval(1.5)), "still sound after the click")
+        try fixture.expectStoppedIntoSilence(id, recording: recording) { try fixture.session.makoctl("invoke", "-n", String(shownAlert.id), "default") }
         #expect(try fixture.eventually { try Self.shown(fixture, titled: "Tea") == nil }, "the alert is still listed")
     }
 
@@ -90,5 +85,4 @@ import Testing
         }.first
     }
 
-    static func keepForREADME(_ screen: ScreenText, as name: String) { XfceDesktopTests.keepForREADME(screen, as: name) }
 }

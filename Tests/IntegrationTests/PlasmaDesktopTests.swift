@@ -8,15 +8,13 @@ import Testing
 @Suite(.serialized) struct PlasmaDesktopTests {
     @Test func aCountdownIsReadablePausedAndResumedAndItsAlertRingsThroughDoNotDisturbSnoozedAndStopped() throws {
         let fixture = try AgentSession("plasma", notificationServer: .plasma)
-        var doctor = ""
-        #expect(try fixture.eventually(timeout: 15) { doctor = try fixture.tocsin("doctor").stdout; return doctor.contains("notifications: Plasma 5.27") },
-                "\(doctor)")
+        try fixture.doctorOnceItSays("notifications: Plasma 5.27", timeout: 15)
 
         let id = try fixture.startTimer("5m", "--title", "Pasta")
         let counting = try fixture.session.waitForScreen(timeout: .seconds(15), "Pasta counting down, with Pause and Cancel") {
             $0.contains("Pasta") && $0.contains("remaining") && $0.word("Pause") != nil && $0.word("Cancel") != nil
         }
-        XfceDesktopTests.keepForREADME(counting, as: "plasma-countdown.png")
+        counting.keepForREADME(as: "plasma-countdown.png")
         let all = fixture.notifications(titled: "Pasta")
         #expect(Set(all.map(\.id)).count == 1, "not replaced in place: \(all.map(\.id))")
         try fixture.session.clickOnScreen("Pause")
@@ -26,17 +24,14 @@ import Testing
         #expect(try fixture.tocsin("cancel", id).status == 0)
 
         try fixture.session.setDoNotDisturb(true)
-        #expect(try fixture.eventually {
-            doctor = try fixture.tocsin("doctor").stdout
-            return doctor.contains("on (Plasma's do not disturb); alarm alerts still show")
-        }, "\(doctor)")
+        try fixture.doctorOnceItSays("on (Plasma's do not disturb); alarm alerts still show")
         let recording = try fixture.session.startRecording()
         let started = Date()
         let tea = try fixture.startTimer("2s", "--title", "Tea", "--snooze", "12s")
         let ringing = try fixture.session.waitForScreen(timeout: .seconds(15), "Tea ringing with Stop and Snooze") {
             $0.contains("Tea") && $0.word("Stop") != nil && $0.word("Snooze") != nil
         }
-        XfceDesktopTests.keepForREADME(ringing, as: "plasma-alert.png")
+        ringing.keepForREADME(as: "plasma-alert.png")
         #expect(fixture.eventually(timeout: 3) { recording.currentTrace().firstLoudWindow(after: started) != nil }, "no sound")
         try fixture.session.clickOnScreen("Snooze")
         #expect(try fixture.eventually { try fixture.alarm(tea)?.string("state") == "countdown" }, "Snooze did not snooze")
@@ -45,11 +40,6 @@ import Testing
             $0.contains("again") && $0.contains("snoozed") && $0.word("Stop") != nil
         }
         #expect(again.contains("Tea"))
-        try fixture.session.clickOnScreen("Stop")
-        let stopped = Date()
-        #expect(try fixture.eventually { try fixture.alarm(tea) == nil }, "Stop did not stop it")
-        Thread.sleep(forTimeInterval: 1.6)
-        let trace = recording.stop()
-        #expect(trace.isSilent(from: stopped.addingTimeInterval(0.5), to: stopped.addingTimeInterval(1.5)), "still sound after Stop")
+        try fixture.expectStoppedIntoSilence(tea, recording: recording) { try fixture.session.clickOnScreen("Stop") }
     }
 }

@@ -16,13 +16,13 @@ import Testing
             $0.contains("Pasta") && $0.contains("remaining") && $0.word("Pause") != nil && $0.word("Cancel") != nil
         }
         #expect(counting.contains("%"), "no progress in the text:\n\(counting)")
-        Self.keepForREADME(counting, as: "xfce-countdown.png")
+        counting.keepForREADME(as: "xfce-countdown.png")
         // Two readings a few seconds apart show different times: it counts down on screen.
-        let firstTime = try #require(Self.remaining(in: counting), "no time left read:\n\(counting)")
+        let firstTime = try #require(counting.timeLeft, "no time left read:\n\(counting)")
         let later = try fixture.session.waitForScreen(timeout: .seconds(8), "the time left changing") {
-            Self.remaining(in: $0).map { $0 != firstTime } ?? false
+            $0.timeLeft.map { $0 != firstTime } ?? false
         }
-        #expect(Self.remaining(in: later) != nil)
+        #expect(later.timeLeft != nil)
 
         let sent = fixture.notifications(titled: "Pasta")
         #expect(Set(sent.map(\.id)).count == 1, "not replaced in place: \(sent.map(\.id))")
@@ -42,11 +42,7 @@ import Testing
     @Test func theAlertShowsThroughDoNotDisturbRingsAndIsSnoozedAndStoppedOnScreen() throws {
         let fixture = try AgentSession("xfce-alert", notificationServer: .xfce4Notifyd)
         try fixture.session.setDoNotDisturb(true)
-        var doctor = ""
-        #expect(try fixture.eventually {
-            doctor = try fixture.tocsin("doctor").stdout
-            return doctor.contains("on (xfce4-notifyd's do not disturb); alarm alerts still show")
-        }, "doctor did not see do-not-disturb: \(doctor)")
+        let doctor = try fixture.doctorOnceItSays("on (xfce4-notifyd's do not disturb); alarm alerts still show")
         #expect(doctor.contains("Xfce Notify Daemon 0.7"), "\(doctor)")
 
         let recording = try fixture.session.startRecording()
@@ -55,7 +51,7 @@ import Testing
             $0.contains("Tea") && $0.contains("Time") && $0.word("Stop") != nil && $0.word("Snooze") != nil
         }
         #expect(ringing.word("Stop") != nil)
-        Self.keepForREADME(ringing, as: "xfce-alert.png")
+        ringing.keepForREADME(as: "xfce-alert.png")
         #expect(fixture.eventually(timeout: 3) { recording.currentTrace().firstLoudWindow(after: Date().addingTimeInterval(-5)) != nil },
                 "no sound")
 
@@ -65,21 +61,16 @@ import Testing
         #expect(try fixture.eventually { try fixture.alarm(id)?.string("state") == "countdown" }, "Snooze did not snooze")
         // The close xfce4-notifyd sends after the press is not a dismissal: the snooze counts down on screen.
         let snoozed = try fixture.session.waitForScreen("the snooze counting down") { $0.contains("Snoozed") && $0.contains("remaining") }
-        let snoozeTime = Self.remaining(in: snoozed)
+        let snoozeTime = snoozed.timeLeft
         try fixture.session.waitForScreen(timeout: .seconds(6), "the snooze's time left changing, or the re-ring") {
-            ($0.contains("Snoozed") && Self.remaining(in: $0) != snoozeTime) || $0.contains("again")
+            ($0.contains("Snoozed") && $0.timeLeft != snoozeTime) || $0.contains("again")
         }
 
         let again = try fixture.session.waitForScreen(timeout: .seconds(20), "the re-ring saying it was snoozed") {
             $0.contains("again") && $0.contains("snoozed") && $0.word("Stop") != nil
         }
         #expect(again.contains("Tea"))
-        try fixture.session.clickOnScreen("Stop")
-        let stopped = Date()
-        #expect(try fixture.eventually { try fixture.alarm(id) == nil }, "Stop did not stop it")
-        Thread.sleep(forTimeInterval: 1.6)
-        let trace = recording.stop()
-        #expect(trace.isSilent(from: stopped.addingTimeInterval(0.5), to: stopped.addingTimeInterval(1.5)), "still sound after Stop")
+        try fixture.expectStoppedIntoSilence(id, recording: recording) { try fixture.session.clickOnScreen("Stop") }
     }
 
     @Test func doctorWithoutTheAgentReadsXfcesDoNotDisturb() throws {
@@ -93,18 +84,4 @@ import Testing
         #expect(doctor.contains("do not disturb: on (xfce4-notifyd's do not disturb); alarm alerts still show"), "\(doctor)")
     }
 
-    /// Copies the screenshot `screen` was read from into TOCSIN_SCREENSHOT_DIR, when it is set:
-    /// the README's pictures are the tests' own.
-    static func keepForREADME(_ screen: ScreenText, as name: String) {
-        guard let directory = ProcessInfo.processInfo.environment["TOCSIN_SCREENSHOT_DIR"], let shot = screen.screenshot else { return }
-        let target = URL(fileURLWithPath: directory).appendingPathComponent(name)
-        try? FileManager.default.removeItem(at: target)
-        try? FileManager.default.copyItem(at: shot, to: target)
-    }
-
-    /// The first time left on the screen: the "m:ss" (or "h:mm:ss") before "remaining", so
-    /// the panel's clock is not taken for it.
-    static func remaining(in screen: ScreenText) -> String? {
-        screen.lines.lazy.compactMap { line in line.firstMatch(of: /(\d{1,2}:\d{2}(?::\d{2})?) remaining/).map { String($0.1) } }.first
-    }
 }

@@ -115,42 +115,31 @@ public struct NotificationServerProfile: Sendable, Equatable {
         family = NotificationServerFamily(identity)
         let advertisesButtons = identity.capabilities.contains("actions")
         readsBodyMarkup = identity.capabilities.contains("body-markup")
-        switch family {
+        // mako advertises buttons and draws none.
+        drawsButtons = advertisesButtons && family != .mako
+        progress = switch family {
+        case .dunst, .mako: .valueHint
+        case .xfce, .other: .text
+        case .gnomeShell, .plasma: .none
+        }
+        countdownUpdateUrgency = family == .gnomeShell ? .low : nil
+        doNotDisturb = switch family {
         case .dunst:
-            drawsButtons = advertisesButtons
-            progress = .valueHint
-            countdownUpdateUrgency = nil
-            doNotDisturb = DoNotDisturbRule(source: .serverProperty(interface: "org.dunstproject.cmd0", name: "paused"),
-                                            name: "dunst is paused", hidesAlerts: true, announcesChanges: true)
+            DoNotDisturbRule(source: .serverProperty(interface: "org.dunstproject.cmd0", name: "paused"),
+                             name: "dunst is paused", hidesAlerts: true, announcesChanges: true)
         case .mako:
-            drawsButtons = false
-            progress = .valueHint
-            countdownUpdateUrgency = nil
-            doNotDisturb = DoNotDisturbRule(source: .makoMode("do-not-disturb"), name: "mako's do-not-disturb mode", hidesAlerts: true,
-                                            announcesChanges: false)
+            DoNotDisturbRule(source: .makoMode("do-not-disturb"), name: "mako's do-not-disturb mode", hidesAlerts: true, announcesChanges: false)
         case .xfce:
-            drawsButtons = advertisesButtons
-            progress = .text
-            countdownUpdateUrgency = nil
-            doNotDisturb = DoNotDisturbRule(source: .xfconf(channel: "xfce4-notifyd", property: "/do-not-disturb"),
-                                            name: "xfce4-notifyd's do not disturb", hidesAlerts: false, announcesChanges: true)
+            DoNotDisturbRule(source: .xfconf(channel: "xfce4-notifyd", property: "/do-not-disturb"),
+                             name: "xfce4-notifyd's do not disturb", hidesAlerts: false, announcesChanges: true)
         case .gnomeShell:
-            drawsButtons = advertisesButtons
-            progress = .none
-            countdownUpdateUrgency = .low
-            doNotDisturb = DoNotDisturbRule(source: .setting(schema: "org.gnome.desktop.notifications", key: "show-banners", onWhen: false),
-                                            name: "GNOME's do not disturb (banners off)", hidesAlerts: false, announcesChanges: true)
+            DoNotDisturbRule(source: .setting(schema: "org.gnome.desktop.notifications", key: "show-banners", onWhen: false),
+                             name: "GNOME's do not disturb (banners off)", hidesAlerts: false, announcesChanges: true)
         case .plasma:
-            drawsButtons = advertisesButtons
-            progress = .none
-            countdownUpdateUrgency = nil
-            doNotDisturb = DoNotDisturbRule(source: .serverProperty(interface: "org.freedesktop.Notifications", name: "Inhibited"),
-                                            name: "Plasma's do not disturb", hidesAlerts: false, announcesChanges: true)
+            DoNotDisturbRule(source: .serverProperty(interface: "org.freedesktop.Notifications", name: "Inhibited"),
+                             name: "Plasma's do not disturb", hidesAlerts: false, announcesChanges: true)
         case .other:
-            drawsButtons = advertisesButtons
-            progress = .text
-            countdownUpdateUrgency = nil
-            doNotDisturb = nil
+            nil
         }
         namesCommands = !drawsButtons || family == .other
         countdownShowsNoButtons = family == .gnomeShell
