@@ -16,23 +16,18 @@ enum PlasmaShell {
         let home = layout.shared.appendingPathComponent("plasma-home")
         let runtime = layout.shared.appendingPathComponent("plasma-runtime")
         do {
-            let manager = FileManager.default
-            for directory in [home, configHome(layout), home.appendingPathComponent(".local/share"), home.appendingPathComponent(".cache"), runtime] {
-                try manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                try user.own(directory)
-            }
+            try user.makePrivateDirectories([home, configHome(layout), home.appendingPathComponent(".local/share"),
+                                             home.appendingPathComponent(".cache"), runtime])
         } catch {
             throw HeadlessSessionError.componentFailed(component: "plasmashell", reason: "cannot prepare its home: \(error)", stderrTail: "")
         }
-        let plasmaEnvironment = [
-            "HOME": home.path, "USER": user.name, "LOGNAME": user.name, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+        let plasmaEnvironment = user.environment(home: home, runtime: runtime, session: environment).merging([
             "XDG_CONFIG_HOME": configHome(layout).path, "XDG_DATA_HOME": home.appendingPathComponent(".local/share").path,
-            "XDG_CACHE_HOME": home.appendingPathComponent(".cache").path, "XDG_RUNTIME_DIR": runtime.path,
-            "XDG_DATA_DIRS": environment["XDG_DATA_DIRS"] ?? "/usr/local/share:/usr/share",
-            "DISPLAY": environment["DISPLAY"] ?? "", "DBUS_SESSION_BUS_ADDRESS": environment["DBUS_SESSION_BUS_ADDRESS"] ?? "",
+            "XDG_CACHE_HOME": home.appendingPathComponent(".cache").path,
+            "XDG_DATA_DIRS": environment["XDG_DATA_DIRS"] ?? "/usr/local/share:/usr/share", "DISPLAY": environment["DISPLAY"] ?? "",
             "DBUS_SYSTEM_BUS_ADDRESS": systemBus.address, "QT_QPA_PLATFORM": "xcb", "XDG_CURRENT_DESKTOP": "KDE",
             "KDE_FULL_SESSION": "true", "KDE_SESSION_VERSION": "5", "XDG_SESSION_TYPE": "x11", "DESKTOP_SESSION": "plasma",
-        ]
+        ]) { $1 }
         func start(_ name: String, _ program: String, _ arguments: [String] = []) throws -> SessionProcess {
             try user.launch(name: name, program, arguments, launcher: launcher, environment: environment, with: plasmaEnvironment)
         }

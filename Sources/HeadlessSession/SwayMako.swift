@@ -20,10 +20,7 @@ enum SwayMako {
         let makoConfig = layout.shared.appendingPathComponent("mako.conf")
         do {
             let manager = FileManager.default
-            for directory in [runtime, home] {
-                try manager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                try user.own(directory)
-            }
+            try user.makePrivateDirectories([runtime, home])
             try Self.swayConfiguration.write(to: swayConfig, atomically: true, encoding: .utf8)
             try Self.makoConfiguration.write(to: makoConfig, atomically: true, encoding: .utf8)
             for file in [swayConfig, makoConfig] { try manager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path) }
@@ -31,11 +28,7 @@ enum SwayMako {
             throw HeadlessSessionError.componentFailed(component: "sway", reason: "cannot prepare its files: \(error)", stderrTail: "")
         }
 
-        let common = [
-            "HOME": home.path, "USER": user.name, "LOGNAME": user.name, "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "XDG_RUNTIME_DIR": runtime.path, "DBUS_SESSION_BUS_ADDRESS": environment["DBUS_SESSION_BUS_ADDRESS"] ?? "",
-            "LANG": "C.UTF-8",
-        ]
+        let common = user.environment(home: home, runtime: runtime, session: environment)
         let sway = try user.launch(
             name: "sway", "sway", ["-c", swayConfig.path], launcher: launcher, environment: environment,
             with: common.merging(["WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"]) { $1 })
@@ -127,6 +120,21 @@ struct DesktopUser {
                 component: "sway", reason: "sway does not run as root, and the user \(createdName) could not be created (useradd)", stderrTail: "")
         }
         return DesktopUser(name: createdName, uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid, isOtherUser: true)
+    }
+
+    /// Creates `directories` (mode 0700) and makes them the user's.
+    func makePrivateDirectories(_ directories: [URL]) throws {
+        for directory in directories {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try own(directory)
+        }
+    }
+
+    /// What every program started as the user gets, and nothing of this process's environment
+    /// beyond the session's bus: its HOME and XDG_RUNTIME_DIR in the session, its names, PATH, LANG.
+    func environment(home: URL, runtime: URL, session: [String: String]) -> [String: String] {
+        ["HOME": home.path, "USER": name, "LOGNAME": name, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+         "XDG_RUNTIME_DIR": runtime.path, "DBUS_SESSION_BUS_ADDRESS": session["DBUS_SESSION_BUS_ADDRESS"] ?? ""]
     }
 
     /// Makes `url` the user's.
