@@ -32,7 +32,7 @@ import TocsinCore
 /// second is dropped, and a close right after a press is not the user's dismissal.
 ///
 /// `@unchecked Sendable`: `shared` is behind its mutex; `notifications`, `lastPressed`,
-/// `shownRoles`, `shownGenerations`, `idsClosedAfterButton` and `serverFailing` are touched on the worker thread
+/// `shownRoles`, `shownGenerations`, `firstShown`, `serverIDsToKeep` and `serverFailing` are touched on the worker thread
 /// only; the rest is immutable.
 final class NotificationWorker: @unchecked Sendable {
     /// What the main loop and the worker share.
@@ -73,10 +73,13 @@ final class NotificationWorker: @unchecked Sendable {
     private var shownRoles: [UUID: NotificationContent.Role] = [:]
     /// The profile generation each key's notification was last shown under (worker thread only).
     private var shownGenerations: [UUID: Int] = [:]
-    /// The server's id of each notification the server closed right after a press, which
-    /// libnotify forgets (it sets its id to 0 after the closed signal), while the server may
-    /// already show the next content under it (worker thread only).
-    private var idsClosedAfterButton: [UUID: Int32] = [:]
+    /// When each key's notification was first shown under that generation (worker thread only).
+    private var firstShown: [UUID: ContinuousClock.Instant] = [:]
+    /// The server's id of each notification the server closed right after a press, or let
+    /// expire, which libnotify forgets (it sets its id to 0 after the closed signal), while the
+    /// server may still show it, or show the next content under it: Plasma keeps an expired
+    /// countdown in its history, where the next update must land (worker thread only).
+    private var serverIDsToKeep: [UUID: Int32] = [:]
     /// The last call failed; logged once until one succeeds again (worker thread only).
     private var serverFailing = false
 
@@ -198,9 +201,12 @@ final class NotificationWorker: @unchecked Sendable {
                 // Closed before the alert is shown, so the server never sees it replaced.
                 _ = close(id)
             }
-            let isUpdate = notifications[id] != nil && shownGenerations[id] == generation
+            let now = ContinuousClock.now
+            if notifications[id] == nil || shownGenerations[id] != generation { firstShown[id] = nil }
+            let shownFor = firstShown[id].map { now - $0 }
+            if shownFor == nil { firstShown[id] = now }
             shownGenerations[id] = generation
-            succeeded = show(NotificationPayload(content, profile: profile, isUpdate: isUpdate), as: id)
+            succeeded = show(NotificationPayload(content, profile: profile, shownFor: shownFor), as: id)
         case .close(let id):
             succeeded = close(id)
         }
@@ -233,7 +239,7 @@ final class NotificationWorker: @unchecked Sendable {
                 Unmanaged<KeyBox>.fromOpaque(box!).release()
             }, GConnectFlags(rawValue: 0))
         }
-        if let serverID = idsClosedAfterButton.removeValue(forKey: id) {
+        if let serverID = serverIDsToKeep.removeValue(forKey: id) {
             // Replaced under its old id, so the server keeps one notification for it.
             Self.setServerID(serverID, of: notification)
         }
@@ -245,8 +251,7 @@ final class NotificationWorker: @unchecked Sendable {
         notify_notification_set_hint(notification, "suppress-sound", g_variant_new_boolean(payload.suppressesSound ? 1 : 0))
         if payload.isPersistent { notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1)) }
         if let progress = payload.progress { notify_notification_set_hint(notification, "value", g_variant_new_int32(Int32(progress))) }
-        // 0: never expires; -1: the server decides.
-        notify_notification_set_timeout(notification, payload.isPersistent ? 0 : -1)
+        notify_notification_set_timeout(notification, payload.expiry.timeout)
         // The click on the notification itself comes back as "default"; reported as its intent.
         let clickAndButtons = (payload.defaultAction.map { [(NotificationContent.defaultActionKey, $0)] } ?? [])
             + payload.actions.map { ($0.key, $0) }
@@ -277,9 +282,10 @@ final class NotificationWorker: @unchecked Sendable {
     /// Drops key `id`'s notification object (its signal handlers go with it).
     private func release(_ id: UUID) {
         lastPressed[id] = nil
-        idsClosedAfterButton[id] = nil
+        serverIDsToKeep[id] = nil
         shownRoles[id] = nil
         shownGenerations[id] = nil
+        firstShown[id] = nil
         guard let notification = notifications.removeValue(forKey: id) else { return }
         g_object_unref(notification)
     }
@@ -312,9 +318,12 @@ final class NotificationWorker: @unchecked Sendable {
         let worker = box.worker, id = box.id
         let reason = notify_notification_get_closed_reason(notification)
         worker.shared.withLock { $0.traffic.forget(id) }
+        if reason == Int32(NOTIFY_CLOSED_REASON_EXPIRED.rawValue) {
+            worker.serverIDsToKeep[id] = serverID(of: notification)
+        }
         guard reason == Int32(NOTIFY_CLOSED_REASON_DISMISSED.rawValue) else { return }
         if let pressed = worker.lastPressed.removeValue(forKey: id), ContinuousClock.now - pressed < closeAfterButtonWindow {
-            worker.idsClosedAfterButton[id] = serverID(of: notification)
+            worker.serverIDsToKeep[id] = serverID(of: notification)
             // The action's own effects are posted first: this follows them.
             let onClosedAfterButton = worker.onClosedAfterButton
             MainLoop.post { onClosedAfterButton.value(id) }

@@ -27,16 +27,40 @@ final class AgentSession {
         session.stop()
     }
 
-    /// This process's environment with the repository's `data` directory first on XDG_DATA_DIRS,
-    /// as if installed: the servers then find the desktop entry and the icon every notification
+    /// This process's environment with Tocsin's data, as `make install` puts it, first on
+    /// XDG_DATA_DIRS: the servers then find the desktop entry and the icon every notification
     /// names (xfce4-notifyd draws a missing icon as a broken image).
     static var environmentWithTocsinsData: [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("data").path
+        let data = installedData.path
         environment["XDG_DATA_DIRS"] = data + ":" + (environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share")
         return environment
     }
+
+    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The repository's `data` as installed, in `.build/test-share`: the desktop entry with
+    /// `@bindir@` made the built binaries' directory, the icons linked. Plasma takes a desktop
+    /// entry whose `TryExec` does not exist for none, and then neither draws Tocsin's icon nor
+    /// keeps its notifications in the history.
+    private static let installedData: URL = {
+        let share = repository.appendingPathComponent(".build/test-share")
+        let files = FileManager.default
+        do {
+            let bindir = try binary("tocsind").deletingLastPathComponent().path
+            try? files.removeItem(at: share)
+            try files.createDirectory(at: share.appendingPathComponent("applications"), withIntermediateDirectories: true,
+                                      attributes: [.posixPermissions: 0o755])
+            let entry = "applications/io.github.tocsin.Agent.desktop"
+            let text = try String(contentsOf: repository.appendingPathComponent("data/\(entry)"), encoding: .utf8)
+            try text.replacingOccurrences(of: "@bindir@", with: bindir).write(to: share.appendingPathComponent(entry), atomically: true, encoding: .utf8)
+            try files.setAttributes([.posixPermissions: 0o644], ofItemAtPath: share.appendingPathComponent(entry).path)
+            try files.createSymbolicLink(at: share.appendingPathComponent("icons"), withDestinationURL: repository.appendingPathComponent("data/icons"))
+            return share
+        } catch {
+            preconditionFailure("cannot install Tocsin's data for the servers into \(share.path): \(error)")
+        }
+    }()
 
     /// Starts the agent again (after a kill) and waits until it answers.
     func restartAgent() throws {

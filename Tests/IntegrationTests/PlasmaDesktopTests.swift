@@ -15,6 +15,16 @@ import Testing
             $0.contains("Pasta") && $0.contains("remaining") && $0.word("Pause") != nil && $0.word("Cancel") != nil
         }
         counting.keepForREADME(as: "plasma-countdown.png")
+        // Plasma keeps a popup up for as long as it is updated: the countdown's popup must go by
+        // itself, into the history, and go on counting down there.
+        _ = try fixture.session.waitForScreen(timeout: .seconds(12), "the countdown's popup gone by itself") { !$0.contains("Pasta") }
+        let history = try openHistory(fixture, showing: "Pasta")
+        let first = try #require(history.timeLeft, "no time left in the history: \(history.lines)")
+        let later = try fixture.session.waitForScreen(timeout: .seconds(10), "the history's entry counting down") {
+            $0.timeLeft.map { $0 != first } ?? false
+        }
+        #expect(later.contains("Pasta"))
+        later.keepForREADME(as: "plasma-history.png")
         let all = fixture.notifications(titled: "Pasta")
         #expect(Set(all.map(\.id)).count == 1, "not replaced in place: \(all.map(\.id))")
         try fixture.session.clickOnScreen("Pause")
@@ -22,6 +32,7 @@ import Testing
         try fixture.session.clickOnScreen("Resume")
         #expect(try fixture.eventually { try fixture.alarm(id)?.string("state") == "countdown" }, "the click did not resume it")
         #expect(try fixture.tocsin("cancel", id).status == 0)
+        try fixture.session.click(x: Self.bell.x, y: Self.bell.y)
 
         try fixture.session.setDoNotDisturb(true)
         try fixture.doctorOnceItSays("on (Plasma's do not disturb); alarm alerts still show")
@@ -41,5 +52,18 @@ import Testing
         }
         #expect(again.contains("Tea"))
         try fixture.expectStoppedIntoSilence(tea, recording: recording) { try fixture.session.clickOnScreen("Stop") }
+    }
+
+    /// Where Plasma's panel draws its notifications bell (1280×800, the panel at the bottom)
+    /// while the history holds something (before, it hides among the tray's hidden items); a
+    /// click opens and closes the history.
+    static let bell = (x: 1072, y: 778)
+
+    /// Opens the notification history by its bell, the way a person does, and waits for `title` in it.
+    func openHistory(_ fixture: AgentSession, showing title: String) throws -> ScreenText {
+        try fixture.session.click(x: Self.bell.x, y: Self.bell.y)
+        return try fixture.session.waitForScreen(timeout: .seconds(10), "\(title) in Plasma's notification history") {
+            $0.contains(title) && $0.word("Pause") != nil
+        }
     }
 }

@@ -142,12 +142,12 @@ struct NotificationServerProfileTests {
     func gnomeUpdates() {
         let gnome = Self.profile(.gnomeShell)
         #expect(NotificationPayload(Self.countdown, profile: gnome).urgency == .normal)
-        #expect(NotificationPayload(Self.countdown, profile: gnome, isUpdate: true).urgency == .low)
-        #expect(NotificationPayload(Self.alert, profile: gnome, isUpdate: true).urgency == .critical)
+        #expect(NotificationPayload(Self.countdown, profile: gnome, shownFor: .seconds(1)).urgency == .low)
+        #expect(NotificationPayload(Self.alert, profile: gnome, shownFor: .seconds(1)).urgency == .critical)
         var paused = Self.countdown
         paused.role = .paused
-        #expect(NotificationPayload(paused, profile: gnome, isUpdate: true).urgency == .normal, "pausing is news")
-        #expect(NotificationPayload(Self.countdown, profile: Self.profile(.plasma), isUpdate: true).urgency == .normal)
+        #expect(NotificationPayload(paused, profile: gnome, shownFor: .seconds(1)).urgency == .normal, "pausing is news")
+        #expect(NotificationPayload(Self.countdown, profile: Self.profile(.plasma), shownFor: .seconds(1)).urgency == .normal)
     }
 
     @Test("GNOME Shell: a live countdown shows no buttons, so its body says a click pauses; paused and ringing show their buttons")
@@ -160,6 +160,26 @@ struct NotificationServerProfileTests {
         #expect(NotificationPayload(paused, profile: gnome).body == "2:15 remaining · ends 08:03")
         #expect(gnome.alertNeedsNewNotification, "a replaced banner shows no Stop")
         #expect(NotificationServerFamily.allCases.filter { Self.profile($0).alertNeedsNewNotification } == [.gnomeShell])
+    }
+
+    @Test("Plasma: a countdown's popup is let go after 5 s, its updates then expire between two seconds; everything else as it was")
+    func plasmaLetsTheCountdownGo() {
+        let plasma = Self.profile(.plasma)
+        #expect(NotificationPayload(Self.countdown, profile: plasma).expiry == .after(milliseconds: 5000))
+        #expect(NotificationPayload(Self.countdown, profile: plasma, shownFor: .milliseconds(1_250)).expiry == .after(milliseconds: 3750),
+                "each update re-arms the popup's timeout: it is the rest of the 5 s")
+        #expect(NotificationPayload(Self.countdown, profile: plasma, shownFor: .milliseconds(4_700)).expiry == .after(milliseconds: 800))
+        #expect(NotificationPayload(Self.countdown, profile: plasma, shownFor: .seconds(90)).expiry == .after(milliseconds: 800))
+        #expect(NotificationPayload(Self.countdown, profile: plasma).isPersistent, "resident: a press keeps it")
+        var paused = Self.countdown
+        paused.role = .paused
+        #expect(NotificationPayload(paused, profile: plasma, shownFor: .seconds(90)).expiry == .never,
+                "paused, it is not updated: a timeout would have Plasma drop its buttons a minute later")
+        #expect(NotificationPayload(Self.alert, profile: plasma, shownFor: .seconds(3)).expiry == .never)
+        #expect(NotificationPayload(Self.notice, profile: plasma).expiry == .serverDefault)
+        #expect(NotificationServerFamily.allCases.filter { Self.profile($0).countdownPopup != nil } == [.plasma])
+        #expect(NotificationPayload(Self.countdown, profile: Self.profile(.gnomeShell), shownFor: .seconds(9)).expiry == .never)
+        #expect([NotificationPayload.Expiry.never, .serverDefault, .after(milliseconds: 800)].map(\.timeout) == [0, -1, 800])
     }
 
     @Test("Markup is escaped where the server reads it; the summary never is")

@@ -28,17 +28,44 @@ public struct NotificationPayload: Sendable, Equatable {
     /// The `category` hint: `x-tocsin.alarm` for a ringing alarm, `x-tocsin.timer` for a
     /// countdown, `x-tocsin.notice` and `x-tocsin.consent` for the rest.
     public var category: String
-    /// The `resident` hint and a timeout of "never": it stays until Tocsin removes it.
+    /// When the server lets a notification go (its `expire_timeout`).
+    public enum Expiry: Sendable, Equatable {
+        /// It stays until Tocsin closes it (0).
+        case never
+        /// When the server decides (-1).
+        case serverDefault
+        /// After this many milliseconds, counted again from each update.
+        case after(milliseconds: Int32)
+
+        /// The `expire_timeout` the server is sent.
+        public var timeout: Int32 {
+            switch self {
+            case .never: 0
+            case .serverDefault: -1
+            case .after(let milliseconds): milliseconds
+            }
+        }
+    }
+
+    /// The `resident` hint: a press on a button does not remove it.
     public var isPersistent: Bool
+    /// When the server lets it go: a persistent notification never, except a countdown's popup
+    /// on a server that must be told to let it go (`countdownPopup`).
+    public var expiry: Expiry
     /// The `value` hint, percent elapsed, where the server draws it.
     public var progress: Int?
     /// The `suppress-sound` hint: Tocsin rings itself through libcanberra, and a server's sound
     /// on top would ring twice. Always true.
     public let suppressesSound = true
 
-    /// The payload of `content` for a server of `profile`. `isUpdate`: the notification is on
-    /// screen already and this replaces it.
-    public init(_ content: NotificationContent, profile: NotificationServerProfile, isUpdate: Bool = false) {
+    /// A let-go countdown's timeout once its popup has stayed its time: shorter than the second
+    /// between two updates, so the popup expires between them; each update re-arms it.
+    static let betweenUpdates: Int32 = 800
+
+    /// The payload of `content` for a server of `profile`. `shownFor`: how long the notification
+    /// has been on the server, which this replaces; `nil` when it is shown for the first time.
+    public init(_ content: NotificationContent, profile: NotificationServerProfile, shownFor: Duration? = nil) {
+        let isUpdate = shownFor != nil
         var body = content.body
         if profile.progress == .text, let progress = content.progress {
             body += "\n" + Self.textBar(percent: progress)
@@ -69,6 +96,13 @@ public struct NotificationPayload: Sendable, Equatable {
         case .consent: "x-tocsin.consent"
         }
         isPersistent = content.isPersistent
+        if content.role == .countdown, let popup = profile.countdownPopup {
+            let (seconds, attoseconds) = (popup - (shownFor ?? .zero)).components
+            let left = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+            expiry = .after(milliseconds: Int32(max(left, Int64(Self.betweenUpdates))))
+        } else {
+            expiry = content.isPersistent ? .never : .serverDefault
+        }
         progress = profile.progress == .valueHint ? content.progress : nil
     }
 

@@ -107,6 +107,12 @@ public struct NotificationServerProfile: Sendable, Equatable {
     /// An alert must be a new notification, not a replacement of the countdown's: GNOME Shell
     /// shows a replaced notification's banner without its buttons, and a click on it does nothing.
     public let alertNeedsNewNotification: Bool
+    /// How long a countdown's popup stays before it is let go into the server's history, where
+    /// it goes on counting down with working buttons; `nil` where the server lets a popup go by
+    /// itself. Plasma keeps a popup up for as long as it is updated (a per-second countdown was
+    /// pinned for its whole run, at 18 % of a core), and lets one go when its timeout, re-armed
+    /// by each update, is shorter than the time to the next.
+    public let countdownPopup: Duration?
     /// Do-not-disturb on this server, or `nil` where Tocsin cannot read it.
     public let doNotDisturb: DoNotDisturbRule?
 
@@ -145,6 +151,7 @@ public struct NotificationServerProfile: Sendable, Equatable {
         countdownShowsNoButtons = family == .gnomeShell
         alertNeedsNewNotification = family == .gnomeShell
         takesDefaultAction = family != .xfce
+        countdownPopup = family == .plasma ? .seconds(5) : nil
     }
 
     /// The profile used until the server has answered: a server not in the table that says it
