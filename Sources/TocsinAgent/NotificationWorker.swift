@@ -32,7 +32,7 @@ import TocsinCore
 /// second is dropped, and a close right after a press is not the user's dismissal.
 ///
 /// `@unchecked Sendable`: `shared` is behind its mutex; `notifications`, `lastPressed`,
-/// `shownRoles`, `shownGenerations`, `firstShown`, `serverIDsToKeep` and `serverFailing` are touched on the worker thread
+/// `shownRoles`, `showings`, `serverIDsToKeep` and `serverFailing` are touched on the worker thread
 /// only; the rest is immutable.
 final class NotificationWorker: @unchecked Sendable {
     /// What the main loop and the worker share.
@@ -71,10 +71,8 @@ final class NotificationWorker: @unchecked Sendable {
     private var lastPressed: [UUID: ContinuousClock.Instant] = [:]
     /// What each key's notification was last shown as (worker thread only).
     private var shownRoles: [UUID: NotificationContent.Role] = [:]
-    /// The profile generation each key's notification was last shown under (worker thread only).
-    private var shownGenerations: [UUID: Int] = [:]
-    /// When each key's notification was first shown under that generation (worker thread only).
-    private var firstShown: [UUID: ContinuousClock.Instant] = [:]
+    /// How long each key's notification has been shown under the current profile (worker thread only).
+    private var showings = NotificationShowings<UUID>()
     /// The server's id of each notification the server closed right after a press, or let
     /// expire, which libnotify forgets (it sets its id to 0 after the closed signal), while the
     /// server may still show it, or show the next content under it: Plasma keeps an expired
@@ -201,11 +199,7 @@ final class NotificationWorker: @unchecked Sendable {
                 // Closed before the alert is shown, so the server never sees it replaced.
                 _ = close(id)
             }
-            let now = ContinuousClock.now
-            if notifications[id] == nil || shownGenerations[id] != generation { firstShown[id] = nil }
-            let shownFor = firstShown[id].map { now - $0 }
-            if shownFor == nil { firstShown[id] = now }
-            shownGenerations[id] = generation
+            let shownFor = showings.show(id, generation: generation, at: .now)
             succeeded = show(NotificationPayload(content, profile: profile, shownFor: shownFor), as: id)
         case .close(let id):
             succeeded = close(id)
@@ -284,8 +278,7 @@ final class NotificationWorker: @unchecked Sendable {
         lastPressed[id] = nil
         serverIDsToKeep[id] = nil
         shownRoles[id] = nil
-        shownGenerations[id] = nil
-        firstShown[id] = nil
+        showings.forget(id)
         guard let notification = notifications.removeValue(forKey: id) else { return }
         g_object_unref(notification)
     }
