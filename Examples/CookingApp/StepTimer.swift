@@ -17,9 +17,8 @@ struct StepTimer {
     @discardableResult
     func start(step number: Int) async throws -> Alarm {
         let step = recipe.step(number)
-        let stopButton = AlarmButton(text: "Done", textColor: .white, systemImageName: "stop.fill")
-        var alert = AlarmPresentation.Alert(title: recipe.title(ofStep: number), stopButton: stopButton)
-        var nextStepIntent: AlarmActionIntent?
+        var alert = AlarmPresentation.Alert(title: LocalizedStringResource(recipe.title(ofStep: number)))
+        var nextStepIntent: (any LiveActivityIntent)?
         if !recipe.isLast(number) {
             alert.secondaryButton = AlarmButton(text: "Next step", textColor: .white, systemImageName: "forward.end.fill")
             alert.secondaryButtonBehavior = .custom
@@ -27,7 +26,7 @@ struct StepTimer {
         }
         let presentation = AlarmPresentation(
             alert: alert,
-            countdown: .init(title: step.instruction, pauseButton: AlarmButton(text: "Pause", textColor: .orange, systemImageName: "pause.fill")),
+            countdown: .init(title: LocalizedStringResource(step.instruction), pauseButton: AlarmButton(text: "Pause", textColor: .orange, systemImageName: "pause.fill")),
             paused: .init(title: "Paused: \(step.instruction)", resumeButton: AlarmButton(text: "Resume", textColor: .orange, systemImageName: "play.fill")))
         let attributes = AlarmAttributes(presentation: presentation, metadata: CookingStep(session: session, number: number), tintColor: Color.orange)
         return try await manager.schedule(

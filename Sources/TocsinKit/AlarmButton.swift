@@ -5,7 +5,7 @@
 /// loses nothing and so the agent can show them once it can.
 public struct AlarmButton: Codable, Hashable, Sendable {
     /// The button's label, e.g. "Snooze", "Repeat", "Next step" (at most 40 characters).
-    public var text: String
+    public var text: LocalizedStringResource
     /// The label's colour.
     public var textColor: Color
     /// The SF Symbols name AlarmKit code gives (`"stop.fill"`); see `freedesktopIconName` for
@@ -13,11 +13,14 @@ public struct AlarmButton: Codable, Hashable, Sendable {
     public var systemImageName: String
 
     /// A button labelled `text`.
-    public init(text: String, textColor: Color, systemImageName: String) {
+    public init(text: LocalizedStringResource, textColor: Color, systemImageName: String) {
         self.text = text
         self.textColor = textColor
         self.systemImageName = systemImageName
     }
+
+    /// The stop button the system provides (AlarmKit 26.1): what the agent shows.
+    static let systemStop = AlarmButton(text: "Stop", textColor: .white, systemImageName: "stop.fill")
 
     /// The icon of the freedesktop Icon Naming Specification that shows what `systemImageName`
     /// shows (`"pause.fill"` → `"media-playback-pause"`), when the specification has one; `nil`

@@ -14,12 +14,14 @@ extension AlarmManager {
         public var schedule: Alarm.Schedule?
         /// What it shows and carries.
         public var attributes: AlarmAttributes<Metadata>
-        /// What happens when it is stopped; `nil`: only the running app learns of it.
-        public var stopIntent: AlarmActionIntent?
-        /// What the secondary button does beyond its behaviour: with `.custom`, the action it
-        /// stands for (`nil`: only the running app learns of it); with `.countdown`, a command to
-        /// run on each snooze.
-        public var secondaryIntent: AlarmActionIntent?
+        /// What is performed when it is stopped: the app's own intent, performed in the app's
+        /// process (see `LiveActivityIntent`), or a command the agent runs (`.command`); `nil`:
+        /// only the running app learns of it (`alarmEvents`).
+        public var stopIntent: (any LiveActivityIntent)?
+        /// What the secondary button performs beyond its behaviour: with `.custom`, the action it
+        /// stands for; with `.countdown`, what is performed on each snooze. The same kinds as
+        /// `stopIntent`.
+        public var secondaryIntent: (any LiveActivityIntent)?
         /// What it plays while it rings.
         public var sound: AlertConfiguration.AlertSound
 
@@ -27,8 +29,8 @@ extension AlarmManager {
         /// timer) and `schedule` (an alarm) is needed.
         public init(
             countdownDuration: Alarm.CountdownDuration? = nil, schedule: Alarm.Schedule? = nil,
-            attributes: AlarmAttributes<Metadata>, stopIntent: AlarmActionIntent? = nil,
-            secondaryIntent: AlarmActionIntent? = nil, sound: AlertConfiguration.AlertSound = .default
+            attributes: AlarmAttributes<Metadata>, stopIntent: (any LiveActivityIntent)? = nil,
+            secondaryIntent: (any LiveActivityIntent)? = nil, sound: AlertConfiguration.AlertSound = .default
         ) {
             self.countdownDuration = countdownDuration
             self.schedule = schedule
@@ -41,7 +43,7 @@ extension AlarmManager {
         /// An alarm that rings on `schedule`, without a countdown before it.
         public static func alarm(
             schedule: Alarm.Schedule? = nil, attributes: AlarmAttributes<Metadata>,
-            stopIntent: AlarmActionIntent? = nil, secondaryIntent: AlarmActionIntent? = nil,
+            stopIntent: (any LiveActivityIntent)? = nil, secondaryIntent: (any LiveActivityIntent)? = nil,
             sound: AlertConfiguration.AlertSound = .default
         ) -> Self {
             Self(schedule: schedule, attributes: attributes, stopIntent: stopIntent, secondaryIntent: secondaryIntent, sound: sound)
@@ -51,7 +53,7 @@ extension AlarmManager {
         /// A `.countdown` secondary button ("Repeat") counts the same duration again.
         public static func timer(
             duration: TimeInterval, attributes: AlarmAttributes<Metadata>,
-            stopIntent: AlarmActionIntent? = nil, secondaryIntent: AlarmActionIntent? = nil,
+            stopIntent: (any LiveActivityIntent)? = nil, secondaryIntent: (any LiveActivityIntent)? = nil,
             sound: AlertConfiguration.AlertSound = .default
         ) -> Self {
             Self(countdownDuration: Alarm.CountdownDuration(preAlert: duration, postAlert: duration), attributes: attributes,

@@ -42,7 +42,7 @@ extension AlarmManager {
     /// The application's authorization state, the current one first, then each change (the user
     /// answering, or `tocsin auth grant/revoke/reset`) — AlarmKit's `authorizationUpdates`.
     public var authorizationUpdates: AsyncStream<AuthorizationState> {
-        watcher.startIfNeeded()
+        startListening()
         return watcher.authorizations.subscribe()
     }
 }

@@ -5,7 +5,7 @@ extension AlarmManager {
     /// Removes the alarm, whatever its state; it stops ringing if it rings.
     /// - Throws: `AlarmError.notFound`, `.storageFailed`, `.agentUnavailable`.
     public func cancel(id: Alarm.ID) throws(AlarmError) {
-        try perform(.cancel, on: id)
+        try perform(.cancel, on: id, answering: .cancel)
     }
 
     /// Silences the ringing alarm: a one-shot alarm or a timer is then removed, a repeating alarm
@@ -13,21 +13,21 @@ extension AlarmManager {
     /// - Throws: `AlarmError.invalidState` when it is not ringing, `.notFound`, `.storageFailed`,
     ///   `.agentUnavailable`.
     public func stop(id: Alarm.ID) throws(AlarmError) {
-        try perform(.stop, on: id)
+        try perform(.stop, on: id, answering: .stop)
     }
 
     /// Holds the counting-down alarm, keeping its remaining time.
     /// - Throws: `AlarmError.invalidState` when it is not counting down, `.notFound`,
     ///   `.storageFailed`, `.agentUnavailable`.
     public func pause(id: Alarm.ID) throws(AlarmError) {
-        try perform(.pause, on: id)
+        try perform(.pause, on: id, answering: .pause)
     }
 
     /// Counts the paused alarm down again from where it was.
     /// - Throws: `AlarmError.invalidState` when it is not paused, `.notFound`, `.storageFailed`,
     ///   `.agentUnavailable`.
     public func resume(id: Alarm.ID) throws(AlarmError) {
-        try perform(.resume, on: id)
+        try perform(.resume, on: id, answering: .resume)
     }
 
     /// Snoozes the ringing alarm: it falls silent, counts down its `postAlert` duration, then
@@ -35,7 +35,7 @@ extension AlarmManager {
     /// - Throws: `AlarmError.invalidState` when it is not ringing or has no post-alert countdown,
     ///   `.notFound`, `.storageFailed`, `.agentUnavailable`.
     public func countdown(id: Alarm.ID) throws(AlarmError) {
-        try perform(.countdown, on: id)
+        try perform(.countdown, on: id, answering: .countdown)
     }
 
     /// Performs `intent` on the alarm the application knows as `id`.
@@ -44,6 +44,20 @@ extension AlarmManager {
     /// only when the agent knows no such id does the app's list say whether an alarm carries `id`
     /// in its metadata alone (one scheduled before agents took the caller's id). Otherwise the
     /// agent's NotFound is the answer.
+    /// Called from one of the app's intents answering a press (`IntentPerformer`), a call that
+    /// asks for what the press did already succeeds.
+    private func perform(_ intent: AlarmIntent, on id: Alarm.ID, answering name: AlarmIntentName) throws(AlarmError) {
+        do throws(AlarmError) {
+            try perform(intent, on: id)
+        } catch {
+            guard IntentPerformer.alreadyDone(name, on: id) else { throw error }
+            switch error {
+            case .notFound, .invalidState: return
+            default: throw error
+            }
+        }
+    }
+
     private func perform(_ intent: AlarmIntent, on id: Alarm.ID) throws(AlarmError) {
         try agent.call { client throws(TocsinClientError) in
             do throws(TocsinClientError) {

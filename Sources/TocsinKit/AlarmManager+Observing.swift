@@ -5,7 +5,8 @@ extension AlarmManager {
     /// - Throws: `AlarmError.agentUnavailable` when the agent cannot be reached.
     public var alarms: [Alarm] {
         get throws(AlarmError) {
-            try agent.call { client throws(TocsinClientError) in try client.alarms() }
+            startListening()
+            return try agent.call { client throws(TocsinClientError) in try client.alarms() }
                 .filter { $0.owner == appID }
                 .map(AlarmTranslation.kitAlarm)
         }
@@ -21,7 +22,7 @@ extension AlarmManager {
     /// the agent comes back). The first access to this or the other update sequences starts that
     /// thread and returns once it listens, so no change caused by a later call is missed.
     public var alarmUpdates: AsyncStream<[Alarm]> {
-        watcher.startIfNeeded()
+        startListening()
         return watcher.snapshots.subscribe()
     }
 
@@ -30,7 +31,7 @@ extension AlarmManager {
     /// an app handles itself (`AlarmActionIntent.inApp`). Subscribe before scheduling: unlike
     /// `alarmUpdates`, nothing that happened before is replayed.
     public var alarmEvents: AsyncStream<AlarmEvent> {
-        watcher.startIfNeeded()
+        startListening()
         return watcher.events.subscribe()
     }
 }

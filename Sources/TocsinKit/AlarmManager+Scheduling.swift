@@ -19,6 +19,10 @@ extension AlarmManager {
     @discardableResult
     public func schedule<Metadata>(id: Alarm.ID, configuration: AlarmConfiguration<Metadata>) async throws(AlarmError) -> Alarm {
         let request = try ScheduleRequestBuilder.request(for: configuration, id: id)
+        // Listening before the alarm exists, so no press of its buttons is missed.
+        if !(configuration.stopIntent is AlarmActionIntent?) || !(configuration.secondaryIntent is AlarmActionIntent?) {
+            startListening()
+        }
         // The agent gives the alarm this very id, and refuses one already in use.
         let scheduled = try await agent.callOffThread { client throws(TocsinClientError) -> TocsinCore.Alarm in
             try client.alarm(try client.schedule(request))

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// let manager = AlarmManager.shared
 /// guard try await manager.requestAuthorization() == .authorized else { return }
-/// let alert = AlarmPresentation.Alert(title: "Pasta is ready", stopButton: AlarmButton(text: "Done", textColor: .white, systemImageName: "checkmark"))
+/// let alert = AlarmPresentation.Alert(title: "Pasta is ready")
 /// let attributes = AlarmAttributes<PastaData>(presentation: AlarmPresentation(alert: alert), metadata: PastaData(), tintColor: .orange)
 /// let alarm = try await manager.schedule(id: UUID(), configuration: .timer(duration: 540, attributes: attributes))
 /// for await alarms in manager.alarmUpdates { … }
@@ -19,9 +19,10 @@ import Foundation
 /// What differs from AlarmKit, and why:
 /// - **The application id.** The agent files alarms and the user's consent under an application
 ///   id. `shared` works it out (see `shared`); `init(appID:)` names it explicitly.
-/// - **Intents.** There are no App Intents on Linux: a stop or secondary intent is either a shell
-///   command the agent runs (`AlarmActionIntent.command`), which works while the app is not
-///   running, or handled by the running app through `alarmEvents` (`AlarmActionIntent.inApp`).
+/// - **Intents.** A stop or secondary intent is the app's own `LiveActivityIntent`, performed in
+///   the app's process when its button is pressed (`IntentPerformer`), or a shell command the
+///   agent runs (`.command`), which works while the app is not running; the running app also
+///   sees every press in `alarmEvents`.
 /// - **Ids.** The id you pass to `schedule(id:configuration:)` is the alarm's id in every answer
 ///   and every method here. The agent keeps its own id too (the one `tocsin list` shows and hooks
 ///   get as `TOCSIN_ID`); TocsinKit stores your id with the alarm, so the mapping holds across
@@ -52,6 +53,7 @@ public final class AlarmManager: Sendable {
 
     let agent: AgentLink
     let watcher: AgentWatcher
+    let performer = IntentPerformer()
 
     /// A manager speaking for the application `appID` (letters, digits, `.`, `-`, `_`, such as
     /// `org.example.Cook`). An id the agent cannot accept makes every call fail with
@@ -65,5 +67,6 @@ public final class AlarmManager: Sendable {
     deinit {
         // Ends the background main loop and lets go of the bus connection before the manager goes.
         watcher.stop()
+        performer.stop()
     }
 }

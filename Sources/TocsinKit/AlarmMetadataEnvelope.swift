@@ -12,23 +12,28 @@ enum AlarmMetadataEnvelope {
     /// The envelope's format version.
     static let version = 1
 
-    /// What TocsinKit itself reads back: the id and the schedule's form.
+    /// What TocsinKit itself reads back: the id, the schedule's form, and the app's own intents.
     struct Header: Codable {
         var tocsinkit: Int
         var id: UUID
         var relative: Bool?
+        /// The application's intents, performed in its process: `stop` and `secondary`.
+        var intents: [String: IntentRecord]?
     }
 
     private struct Envelope<Metadata: Codable>: Codable {
         var tocsinkit: Int
         var id: UUID
         var relative: Bool?
+        var intents: [String: IntentRecord]?
         var metadata: Metadata?
     }
 
-    /// The JSON for `id` and `metadata`.
-    static func encode<Metadata: AlarmMetadata>(id: UUID, metadata: Metadata?, relativeOnce: Bool) throws(AlarmManager.AlarmError) -> String {
-        let envelope = Envelope(tocsinkit: version, id: id, relative: relativeOnce ? true : nil, metadata: metadata)
+    /// The JSON for `id`, `metadata` and the app's `intents`.
+    static func encode<Metadata: AlarmMetadata>(id: UUID, metadata: Metadata?, relativeOnce: Bool,
+                                                intents: [String: IntentRecord] = [:]) throws(AlarmManager.AlarmError) -> String {
+        let envelope = Envelope(tocsinkit: version, id: id, relative: relativeOnce ? true : nil,
+                                intents: intents.isEmpty ? nil : intents, metadata: metadata)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {

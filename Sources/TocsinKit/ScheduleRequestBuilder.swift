@@ -28,7 +28,7 @@ enum ScheduleRequestBuilder {
         case let schedule?:
             request = AlarmRequest(kind: .alarm, schedule: try ScheduleTranslation.agentSchedule(schedule), duration: preAlert ?? 0)
         }
-        request.title = alert.title
+        request.title = alert.title.key
         request.sound = try agentSound(configuration.sound)
         var hooks = AlarmHooks()
         hooks[.stop] = command(of: configuration.stopIntent)
@@ -46,21 +46,36 @@ enum ScheduleRequestBuilder {
                 throw .invalidArgument("A .countdown secondary button needs countdownDuration.postAlert: how long to count down before ringing again.")
             }
             request.snoozeDuration = postAlert
-            request.secondaryButtonLabel = button.text
+            request.secondaryButtonLabel = button.text.key
             hooks[.snooze] = command(of: configuration.secondaryIntent)
         case (let button?, .custom?):
-            request.secondaryButtonLabel = button.text
+            request.secondaryButtonLabel = button.text.key
             hooks[.secondary] = command(of: configuration.secondaryIntent) ?? appHandledCommand
         }
         request.hooks = hooks
         request.id = id
+        var intents: [String: IntentRecord] = [:]
+        for (key, intent) in [(IntentPerformer.stopKey, configuration.stopIntent), (IntentPerformer.secondaryKey, configuration.secondaryIntent)] {
+            guard let intent = appIntent(intent) else { continue }
+            do throws(IntentRecord.Failure) {
+                intents[key] = try IntentRecord(intent)
+            } catch {
+                throw .invalidArgument(error.description)
+            }
+        }
         request.metadata = try AlarmMetadataEnvelope.encode(
-            id: id, metadata: configuration.attributes.metadata, relativeOnce: isRelativeOnce(configuration.schedule))
+            id: id, metadata: configuration.attributes.metadata, relativeOnce: isRelativeOnce(configuration.schedule), intents: intents)
         return request
     }
 
-    private static func command(of intent: AlarmActionIntent?) -> String? {
-        if case .command(let command)? = intent { command } else { nil }
+    /// The command the agent runs for `intent`, when it is Tocsin's `.command`.
+    private static func command(of intent: (any LiveActivityIntent)?) -> String? {
+        (intent as? AlarmActionIntent)?.command
+    }
+
+    /// `intent` when it is the application's own, performed in its process.
+    private static func appIntent(_ intent: (any LiveActivityIntent)?) -> (any LiveActivityIntent)? {
+        intent is AlarmActionIntent ? nil : intent
     }
 
     private static func agentSound(_ sound: AlertConfiguration.AlertSound) throws(AlarmManager.AlarmError) -> AlarmSound {

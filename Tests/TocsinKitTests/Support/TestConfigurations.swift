@@ -8,16 +8,14 @@ struct Note: AlarmMetadata {
 
 /// AlarmKit-style configurations the tests schedule.
 enum TestConfigurations {
-    static let stopButton = AlarmButton(text: "Stop", textColor: .white, systemImageName: "stop.fill")
-
     /// Attributes titled `title`, with `metadata` and, if given, a secondary button.
     static func attributes(
         _ title: String, metadata: Note? = nil, secondaryButton: String? = nil,
         behavior: AlarmPresentation.Alert.SecondaryButtonBehavior? = nil
     ) -> AlarmAttributes<Note> {
         let alert = AlarmPresentation.Alert(
-            title: title, stopButton: stopButton,
-            secondaryButton: secondaryButton.map { AlarmButton(text: $0, textColor: .white, systemImageName: "forward.fill") },
+            title: LocalizedStringResource(title),
+            secondaryButton: secondaryButton.map { AlarmButton(text: LocalizedStringResource($0), textColor: .white, systemImageName: "forward.fill") },
             secondaryButtonBehavior: behavior)
         return AlarmAttributes(presentation: AlarmPresentation(alert: alert), metadata: metadata, tintColor: .blue)
     }
