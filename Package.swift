@@ -59,6 +59,9 @@ let package = Package(
         .target(name: "HeadlessSession", dependencies: ["CSpawn"]),
         .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession"]),
         .executableTarget(name: "cooking-app", dependencies: ["TocsinKit"], path: "Examples/CookingApp"),
+        // AlarmKit code as Apple writes it, in Swift 5 mode as an Xcode app target: it must build.
+        .executableTarget(name: "alarmkit-style", dependencies: ["TocsinKit"], path: "Tests/AlarmKitStyle",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
         .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),
         .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore", "HeadlessSession"]),
         .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeMediaPlayer"),
