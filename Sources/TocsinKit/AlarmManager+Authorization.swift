@@ -35,7 +35,7 @@ extension AlarmManager {
     /// Runs on a thread of its own while it waits. Cancelling the task does not withdraw the
     /// question.
     /// - Throws: `AlarmError.agentUnavailable` when the agent cannot be reached.
-    public func requestAuthorization() async throws(AlarmError) -> AuthorizationState {
+    public func requestAuthorization() async throws -> AuthorizationState {
         AuthorizationState(try await agent.callOffThread { client throws(TocsinClientError) in try client.requestAuthorization() })
     }
 

@@ -4,7 +4,7 @@ import TocsinCore
 extension AlarmManager {
     /// Removes the alarm, whatever its state; it stops ringing if it rings.
     /// - Throws: `AlarmError.notFound`, `.storageFailed`, `.agentUnavailable`.
-    public func cancel(id: Alarm.ID) throws(AlarmError) {
+    public func cancel(id: Alarm.ID) throws {
         try perform(.cancel, on: id, answering: .cancel)
     }
 
@@ -12,21 +12,21 @@ extension AlarmManager {
     /// waits for its next time. Its `stopIntent` command runs.
     /// - Throws: `AlarmError.invalidState` when it is not ringing, `.notFound`, `.storageFailed`,
     ///   `.agentUnavailable`.
-    public func stop(id: Alarm.ID) throws(AlarmError) {
+    public func stop(id: Alarm.ID) throws {
         try perform(.stop, on: id, answering: .stop)
     }
 
     /// Holds the counting-down alarm, keeping its remaining time.
     /// - Throws: `AlarmError.invalidState` when it is not counting down, `.notFound`,
     ///   `.storageFailed`, `.agentUnavailable`.
-    public func pause(id: Alarm.ID) throws(AlarmError) {
+    public func pause(id: Alarm.ID) throws {
         try perform(.pause, on: id, answering: .pause)
     }
 
     /// Counts the paused alarm down again from where it was.
     /// - Throws: `AlarmError.invalidState` when it is not paused, `.notFound`, `.storageFailed`,
     ///   `.agentUnavailable`.
-    public func resume(id: Alarm.ID) throws(AlarmError) {
+    public func resume(id: Alarm.ID) throws {
         try perform(.resume, on: id, answering: .resume)
     }
 
@@ -34,7 +34,7 @@ extension AlarmManager {
     /// rings again — what its `.countdown` secondary button does.
     /// - Throws: `AlarmError.invalidState` when it is not ringing or has no post-alert countdown,
     ///   `.notFound`, `.storageFailed`, `.agentUnavailable`.
-    public func countdown(id: Alarm.ID) throws(AlarmError) {
+    public func countdown(id: Alarm.ID) throws {
         try perform(.countdown, on: id, answering: .countdown)
     }
 

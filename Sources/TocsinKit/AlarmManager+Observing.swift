@@ -4,7 +4,7 @@ extension AlarmManager {
     /// Every alarm and timer of this application, oldest first, as the agent holds them now.
     /// - Throws: `AlarmError.agentUnavailable` when the agent cannot be reached.
     public var alarms: [Alarm] {
-        get throws(AlarmError) {
+        get throws {
             startListening()
             return try agent.call { client throws(TocsinClientError) in try client.alarms() }
                 .filter { $0.owner == appID }

@@ -17,7 +17,7 @@ extension AlarmManager {
     ///   `.invalidArgument` (a time in the past, a sound file that cannot be read…),
     ///   `.metadataTooLarge`, `.storageFailed`, `.agentUnavailable`.
     @discardableResult
-    public func schedule<Metadata>(id: Alarm.ID, configuration: AlarmConfiguration<Metadata>) async throws(AlarmError) -> Alarm {
+    public func schedule<Metadata>(id: Alarm.ID, configuration: AlarmConfiguration<Metadata>) async throws -> Alarm {
         let request = try ScheduleRequestBuilder.request(for: configuration, id: id)
         // Listening before the alarm exists, so no press of its buttons is missed.
         if !(configuration.stopIntent is AlarmActionIntent?) || !(configuration.secondaryIntent is AlarmActionIntent?) {

@@ -31,6 +31,11 @@ import Foundation
 ///   Pause/Resume/Cancel while counting down); colours, icons, the stop button's text and the
 ///   countdown and paused titles are kept as data for when it can show them.
 ///
+/// Every method that can fail throws an `AlarmError`, declared untyped (`throws`) as AlarmKit's
+/// are: with `throws(AlarmError)`, AlarmKit code that catches one case
+/// (`catch AlarmManager.AlarmError.maximumLimitReached`) after leaving a `for await` loop with
+/// `break` crashed Swift 6.3.1's compiler in Swift 5 mode ("Found ownership error").
+///
 /// Every method talks to the agent synchronously over D-Bus, and may start it through D-Bus
 /// activation. The `async` ones (`schedule`, `requestAuthorization`) can wait minutes for the user
 /// to answer the consent question, so they run on a thread of their own, never blocking Swift

@@ -74,11 +74,14 @@ func observe() async throws {
         }
         if ids.isEmpty { break }
     }
+    do {
+        _ = try alarmManager.alarms
+    } catch AlarmManager.AlarmError.maximumLimitReached {
+        return
+    }
 }
 
-/// Errors as AlarmKit code catches them. Not here yet: `catch AlarmManager.AlarmError.maximumLimitReached`
-/// (or `catch let error as AlarmManager.AlarmError`) crashes Swift 6.3.1's compiler in Swift 5 mode
-/// ("Found ownership error") against TocsinKit's typed throws; see the AlarmKit-parity issue.
+/// Errors as AlarmKit code catches them.
 func cancelEverything() async {
     do {
         for alarm in try AlarmManager.shared.alarms {
