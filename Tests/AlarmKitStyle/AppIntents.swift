@@ -53,6 +53,7 @@ struct RepeatIntent: LiveActivityIntent {
     func perform() throws -> some IntentResult {
         guard let uuid = UUID(uuidString: alarmID) else { throw AlarmIntentError.invalidAlarmID }
         try AlarmManager.shared.countdown(id: uuid)
+        print("RepeatIntent performed for \(alarmID)")
         return .result()
     }
 

@@ -15,10 +15,10 @@ struct CookingData: AlarmMetadata {
 }
 
 /// WWDC25's timer with a Repeat button, in the 26.1 form (the system's Stop button).
-func scheduleFoodTimer() async throws -> Alarm {
+func scheduleFoodTimer(preAlert: TimeInterval = 10 * 60) async throws -> Alarm {
     typealias AlarmConfiguration = AlarmManager.AlarmConfiguration<CookingData>
     let id = UUID()
-    let duration = Alarm.CountdownDuration(preAlert: (10 * 60), postAlert: (5 * 60))
+    let duration = Alarm.CountdownDuration(preAlert: preAlert, postAlert: (5 * 60))
     let repeatButton = AlarmButton(text: "Repeat", textColor: .white, systemImageName: "repeat.circle")
     let alertPresentation = AlarmPresentation.Alert(title: "Food Ready!", secondaryButton: repeatButton, secondaryButtonBehavior: .countdown)
     let pauseButton = AlarmButton(text: "Pause", textColor: .green, systemImageName: "pause")
