@@ -30,6 +30,9 @@ extension AlarmManager {
         /// `TOCSIN_ID`. The agent takes the id given to `schedule(id:configuration:)`, so this
         /// equals `id`; it differs only for alarms an older agent saved under an id of its own.
         public var agentID: UUID
+        /// Tocsin: what its live activity shows now — counting down, paused or ringing, with the
+        /// dates and durations a view draws; `nil` while it only waits for its time.
+        public var presentationState: AlarmPresentationState?
         /// The JSON kept with the alarm (TocsinKit's envelope around the metadata, see
         /// `AlarmMetadataEnvelope`), as the agent handed it back.
         var storedMetadata: String?
@@ -71,7 +74,9 @@ extension AlarmManager {
             }
         }
 
-        init(id: ID, schedule: Schedule?, countdownDuration: CountdownDuration?, state: State, title: String, agentID: UUID, storedMetadata: String?) {
+        init(id: ID, schedule: Schedule?, countdownDuration: CountdownDuration?, state: State, title: String, agentID: UUID,
+             storedMetadata: String?, presentationState: AlarmPresentationState? = nil) {
+            self.presentationState = presentationState
             self.id = id
             self.schedule = schedule
             self.countdownDuration = countdownDuration

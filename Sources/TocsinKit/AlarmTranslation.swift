@@ -12,14 +12,16 @@ enum AlarmTranslation {
         let preAlert = alarm.countdownDuration > 0 ? alarm.countdownDuration : nil
         let countdownDuration = preAlert == nil && alarm.snoozeDuration == nil
             ? nil : AlarmManager.Alarm.CountdownDuration(preAlert: preAlert, postAlert: alarm.snoozeDuration)
+        let id = header?.id ?? alarm.id
         return AlarmManager.Alarm(
-            id: header?.id ?? alarm.id,
+            id: id,
             schedule: alarm.schedule.map { ScheduleTranslation.kitSchedule($0, relativeOnce: header?.relative == true) },
             countdownDuration: countdownDuration,
             state: kitState(alarm.state),
             title: alarm.title,
             agentID: alarm.id,
-            storedMetadata: alarm.metadata)
+            storedMetadata: alarm.metadata,
+            presentationState: AlarmPresentationState(alarmID: id, state: alarm.state, calendar: .current))
     }
 
     /// The alarm among `alarms` that the application knows as `id`: the one carrying `id` in its

@@ -155,6 +155,12 @@ extension TocsinKitTests {
                 #expect(KitAgentSession.eventually(timeout: 5) { performedIntents.withLock { $0.contains("repeat \(id.uuidString) round 2 note none") } },
                         "\(performedIntents.withLock { $0 })\n\(fixture.agentLog)")
                 #expect(try manager.alarms.first?.state == .countdown, "snoozed once, by the press; the intent's countdown(id:) was answered as done")
+                guard case .countdown(let countdown)? = try manager.alarms.first?.presentationState?.mode else {
+                    Issue.record("no countdown presentation state: \(try manager.alarms)")
+                    return
+                }
+                #expect(countdown.totalCountdownDuration == 30, "the snooze's countdown, as a live activity draws it")
+                #expect(countdown.fireDate.timeIntervalSinceNow > 25 && countdown.fireDate.timeIntervalSinceNow <= 30)
                 try manager.cancel(id: id)
 
                 let failing = UUID()
