@@ -91,3 +91,17 @@ func cancelEverything() async {
         print("Could not cancel: \(error)")
     }
 }
+
+/// The README's example: the configuration's initializer as an implicit member, its attributes inline.
+func scheduleREADMETimer() async throws {
+    let manager = AlarmManager.shared
+    guard try await manager.requestAuthorization() == .authorized else { return }
+    let id = UUID()
+    let alert = AlarmPresentation.Alert(title: "Food Ready!", secondaryButton: AlarmButton(text: "Repeat", textColor: .white,
+                                        systemImageName: "repeat"), secondaryButtonBehavior: .countdown)
+    try await manager.schedule(id: id, configuration: .init(
+        countdownDuration: .init(preAlert: 540, postAlert: 300),
+        attributes: AlarmAttributes<CookingData>(presentation: AlarmPresentation(alert: alert), tintColor: .orange),
+        secondaryIntent: RepeatIntent(alarmID: id.uuidString)))
+    for await alarms in manager.alarmUpdates { print(alarms.map(\.presentationState)) }
+}
