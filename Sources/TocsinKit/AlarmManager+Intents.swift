@@ -38,14 +38,8 @@ extension AlarmManager {
         try perform(.countdown, on: id, answering: .countdown)
     }
 
-    /// Performs `intent` on the alarm the application knows as `id`.
-    ///
-    /// The agent holds alarms scheduled through TocsinKit under the app's id, so one call does;
-    /// only when the agent knows no such id does the app's list say whether an alarm carries `id`
-    /// in its metadata alone (one scheduled before agents took the caller's id). Otherwise the
-    /// agent's NotFound is the answer.
-    /// Called from one of the app's intents answering a press (`IntentPerformer`), a call that
-    /// asks for what the press did already succeeds.
+    /// Performs `intent` (`name`) on alarm `id`. Called from one of the app's intents answering
+    /// a press (`IntentPerformer`), a call that asks for what the press did already succeeds.
     private func perform(_ intent: AlarmIntent, on id: Alarm.ID, answering name: AlarmIntentName) throws(AlarmError) {
         do throws(AlarmError) {
             try perform(intent, on: id)
@@ -58,6 +52,12 @@ extension AlarmManager {
         }
     }
 
+    /// Performs `intent` on the alarm the application knows as `id`.
+    ///
+    /// The agent holds alarms scheduled through TocsinKit under the app's id, so one call does;
+    /// only when the agent knows no such id does the app's list say whether an alarm carries `id`
+    /// in its metadata alone (one scheduled before agents took the caller's id). Otherwise the
+    /// agent's NotFound is the answer.
     private func perform(_ intent: AlarmIntent, on id: Alarm.ID) throws(AlarmError) {
         try agent.call { client throws(TocsinClientError) in
             do throws(TocsinClientError) {
