@@ -13,6 +13,7 @@ extension RunningAgent: AlarmsServiceHandler {
             let caller = try callers.identify(sender)
             switch call {
             case .schedule(let request):
+                // What cannot be scheduled is refused here, before the user is asked to allow the app.
                 try check(request, from: caller)
                 if !caller.isCommandLine { authorizationDesk.note(caller.confinement, for: caller.appID) }
                 // Scheduling waits for the user's consent the first time an application asks.
@@ -173,11 +174,19 @@ extension RunningAgent: AlarmsServiceHandler {
     }
 
     /// Refuses at once — before the user is asked about the app — a request that cannot be
-    /// scheduled: hooks from a sandbox, or (outside a sandbox) a sound the agent cannot play. A
-    /// sandboxed caller's sound file is looked at in its sandbox, later.
+    /// scheduled: hooks from a sandbox, whatever the alarm book would refuse now (a time in the
+    /// past, a bad duration, an id in use, a limit reached), or (outside a sandbox) a sound the
+    /// agent cannot play. A sandboxed caller's sound file is looked at in its sandbox, later.
     private func check(_ request: AlarmRequest, from caller: Caller) throws(ServiceError) {
         if caller.isSandboxed && !request.hooks.isEmpty {
             throw ServiceError(AlarmError.hooksFromSandbox(app: caller.appID, confinement: caller.confinement))
+        }
+        do throws(AlarmError) {
+            // The alarm the book would add now (it is added only once the app is allowed).
+            _ = try book.newAlarm(for: request, id: request.id ?? UUID(), now: clock.now, owner: caller.isCommandLine ? nil : caller.appID,
+                                  confinement: caller.confinement, ownerLimit: caller.isCommandLine ? nil : configuration.alarmsPerApplication)
+        } catch {
+            throw ServiceError(error)
         }
         if case .file = request.sound, caller.isSandboxed { return }
         if let problem = SoundCheck.problem(with: request.sound) {

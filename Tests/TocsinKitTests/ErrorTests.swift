@@ -41,6 +41,35 @@ extension TocsinKitTests {
             #expect(try manager.alarms.first?.state == .paused)
         }
 
+        @Test func aRequestThatCannotSucceedIsRefusedBeforeTheUserIsAsked() async throws {
+            let fixture = try KitAgentSession("refused-before-consent")
+            let manager = fixture.manager("org.example.kit.NeverAsked")
+            let past = AlarmManager.AlarmConfiguration.alarm(schedule: .fixed(Date().addingTimeInterval(-60)), attributes: TestConfigurations.attributes("Late"))
+            // In a task: asked first, the call would wait for the user's answer.
+            let outcome = Outcome()
+            let refused = Task {
+                do {
+                    try await manager.schedule(id: UUID(), configuration: past)
+                    outcome.set("scheduled")
+                } catch {
+                    outcome.set("\(error)")
+                }
+            }
+            #expect(KitAgentSession.eventually(timeout: 5) { outcome.value != nil }, "the call waits: the user was asked first")
+            refused.cancel()
+            #expect(outcome.value?.contains("in the past") == true, "\(outcome.value ?? "no answer")")
+            #expect(!fixture.session.notifications().contains { $0.summary.hasPrefix("Allow “") }, "the user was asked")
+            #expect(manager.authorizationState == .notDetermined)
+        }
+
+        /// What a call running in a task answered.
+        final class Outcome: @unchecked Sendable {
+            private let lock = NSLock()
+            private var answer: String?
+            var value: String? { lock.withLock { answer } }
+            func set(_ text: String) { lock.withLock { answer = text } }
+        }
+
         @Test func requestsTheAgentRefusesAreInvalidArguments() async throws {
             let fixture = try KitAgentSession("invalid-argument")
             let manager = try fixture.authorizedManager("org.example.kit.InvalidArgument")

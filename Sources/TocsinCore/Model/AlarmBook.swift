@@ -81,6 +81,18 @@ public struct AlarmBook: Sendable, Equatable {
         _ request: AlarmRequest, id: UUID = UUID(), now: Date,
         owner: String? = nil, confinement: AppConfinement = .unconfined, ownerLimit: Int? = nil
     ) throws(AlarmError) -> AlarmEvent {
+        let alarm = try newAlarm(for: request, id: id, now: now, owner: owner, confinement: confinement, ownerLimit: ownerLimit)
+        write(alarm.id, alarm)
+        return AlarmEvent(.scheduled, alarm)
+    }
+
+    /// The alarm `schedule` would add for the same arguments, without adding it; throws what
+    /// `schedule` would. The agent asks this before it asks the user to allow an application, so
+    /// a request that cannot succeed raises no consent question.
+    public func newAlarm(
+        for request: AlarmRequest, id: UUID, now: Date,
+        owner: String? = nil, confinement: AppConfinement = .unconfined, ownerLimit: Int? = nil
+    ) throws(AlarmError) -> Alarm {
         if let owner, confinement.isSandboxed, !request.hooks.isEmpty {
             throw .hooksFromSandbox(app: owner, confinement: confinement)
         }
@@ -99,8 +111,7 @@ public struct AlarmBook: Sendable, Equatable {
         }
         alarm.appID = owner
         alarm.appConfinement = owner == nil ? nil : confinement
-        write(alarm.id, alarm)
-        return AlarmEvent(.scheduled, alarm)
+        return alarm
     }
 
     /// Resolves local schedules in `newZone` from now on: every waiting alarm that follows the
