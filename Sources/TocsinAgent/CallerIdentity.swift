@@ -24,6 +24,9 @@ struct Caller {
     /// True for the user's own command line, which is always authorized and sees every alarm.
     /// A program inside a sandbox is never it, whatever its executable is called.
     var isCommandLine: Bool { confinement == .unconfined && appID == AppAuthorizations.commandLineAppID }
+    /// The owner the alarm book records for its alarms: the application, or `nil` for the
+    /// user's command line.
+    var owner: String? { isCommandLine ? nil : appID }
 }
 
 /// What the bus daemon knows of a connection's process.

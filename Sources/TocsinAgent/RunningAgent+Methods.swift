@@ -92,8 +92,7 @@ extension RunningAgent: AlarmsServiceHandler {
     /// live activity, the signal and the hooks: the caller asked for a saved alarm, and a client
     /// scheduling many in a row need not wait for each one's effects.
     private func schedule(_ request: AlarmRequest, for caller: Caller, answer: (UUID) -> Void) throws(ServiceError) {
-        let owner = caller.isCommandLine ? nil : caller.appID
-        let limit = caller.isCommandLine ? nil : configuration.alarmsPerApplication
+        let owner = caller.owner, limit = alarmLimit(of: caller)
         try commit({ book, now throws(AlarmError) in
             try book.schedule(request, id: request.id ?? UUID(), now: now, owner: owner, confinement: caller.confinement, ownerLimit: limit)
         }, whenSaved: { event in answer(event.alarm.id) })
@@ -173,18 +172,21 @@ extension RunningAgent: AlarmsServiceHandler {
         return Dictionary(uniqueKeysWithValues: status.map { ($0.key.rawValue, $0.value) })
     }
 
+    /// The most alarms `caller` may hold: none for the user's command line.
+    private func alarmLimit(of caller: Caller) -> Int? {
+        caller.isCommandLine ? nil : configuration.alarmsPerApplication
+    }
+
     /// Refuses at once — before the user is asked about the app — a request that cannot be
     /// scheduled: hooks from a sandbox, whatever the alarm book would refuse now (a time in the
     /// past, a bad duration, an id in use, a limit reached), or (outside a sandbox) a sound the
     /// agent cannot play. A sandboxed caller's sound file is looked at in its sandbox, later.
     private func check(_ request: AlarmRequest, from caller: Caller) throws(ServiceError) {
-        if caller.isSandboxed && !request.hooks.isEmpty {
-            throw ServiceError(AlarmError.hooksFromSandbox(app: caller.appID, confinement: caller.confinement))
-        }
         do throws(AlarmError) {
-            // The alarm the book would add now (it is added only once the app is allowed).
-            _ = try book.newAlarm(for: request, id: request.id ?? UUID(), now: clock.now, owner: caller.isCommandLine ? nil : caller.appID,
-                                  confinement: caller.confinement, ownerLimit: caller.isCommandLine ? nil : configuration.alarmsPerApplication)
+            // The alarm the book would add now. It is added only once the app is allowed, and
+            // checked again then: the user may answer minutes later.
+            _ = try book.newAlarm(for: request, id: request.id ?? UUID(), now: clock.now, owner: caller.owner,
+                                  confinement: caller.confinement, ownerLimit: alarmLimit(of: caller))
         } catch {
             throw ServiceError(error)
         }

@@ -5,7 +5,7 @@ extension AlarmManager {
     /// Removes the alarm, whatever its state; it stops ringing if it rings.
     /// - Throws: `AlarmError.notFound`, `.storageFailed`, `.agentUnavailable`.
     public func cancel(id: Alarm.ID) throws {
-        try perform(.cancel, on: id, answering: .cancel)
+        try answer(.cancel, on: id)
     }
 
     /// Silences the ringing alarm: a one-shot alarm or a timer is then removed, a repeating alarm
@@ -13,21 +13,21 @@ extension AlarmManager {
     /// - Throws: `AlarmError.invalidState` when it is not ringing, `.notFound`, `.storageFailed`,
     ///   `.agentUnavailable`.
     public func stop(id: Alarm.ID) throws {
-        try perform(.stop, on: id, answering: .stop)
+        try answer(.stop, on: id)
     }
 
     /// Holds the counting-down alarm, keeping its remaining time.
     /// - Throws: `AlarmError.invalidState` when it is not counting down, `.notFound`,
     ///   `.storageFailed`, `.agentUnavailable`.
     public func pause(id: Alarm.ID) throws {
-        try perform(.pause, on: id, answering: .pause)
+        try answer(.pause, on: id)
     }
 
     /// Counts the paused alarm down again from where it was.
     /// - Throws: `AlarmError.invalidState` when it is not paused, `.notFound`, `.storageFailed`,
     ///   `.agentUnavailable`.
     public func resume(id: Alarm.ID) throws {
-        try perform(.resume, on: id, answering: .resume)
+        try answer(.resume, on: id)
     }
 
     /// Snoozes the ringing alarm: it falls silent, counts down its `postAlert` duration, then
@@ -35,16 +35,16 @@ extension AlarmManager {
     /// - Throws: `AlarmError.invalidState` when it is not ringing or has no post-alert countdown,
     ///   `.notFound`, `.storageFailed`, `.agentUnavailable`.
     public func countdown(id: Alarm.ID) throws {
-        try perform(.countdown, on: id, answering: .countdown)
+        try answer(.countdown, on: id)
     }
 
-    /// Performs `intent` (`name`) on alarm `id`. Called from one of the app's intents answering
-    /// a press (`IntentPerformer`), a call that asks for what the press did already succeeds.
-    private func perform(_ intent: AlarmIntent, on id: Alarm.ID, answering name: AlarmIntentName) throws(AlarmError) {
+    /// Performs `intent` on alarm `id`. Called from one of the app's intents answering a press
+    /// (`IntentPerformer`), a call that asks for what the press did already succeeds.
+    private func answer(_ intent: AlarmIntent, on id: Alarm.ID) throws(AlarmError) {
         do throws(AlarmError) {
             try perform(intent, on: id)
         } catch {
-            guard IntentPerformer.alreadyDone(name, on: id) else { throw error }
+            guard IntentPerformer.alreadyDone(intent, on: id) else { throw error }
             switch error {
             case .notFound, .invalidState: return
             default: throw error

@@ -20,7 +20,7 @@ extension AlarmManager {
     public func schedule<Metadata>(id: Alarm.ID, configuration: AlarmConfiguration<Metadata>) async throws -> Alarm {
         let request = try ScheduleRequestBuilder.request(for: configuration, id: id)
         // Listening before the alarm exists, so no press of its buttons is missed.
-        if !(configuration.stopIntent is AlarmActionIntent?) || !(configuration.secondaryIntent is AlarmActionIntent?) {
+        if ScheduleRequestBuilder.appIntent(configuration.stopIntent) != nil || ScheduleRequestBuilder.appIntent(configuration.secondaryIntent) != nil {
             startListening()
         }
         // The agent gives the alarm this very id, and refuses one already in use.

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TocsinCore
 
 /// Performs the application's own intents — an alarm's `stopIntent` and `secondaryIntent` —
 /// in this process, as soon as the agent announces that their button was pressed (the alarm's
@@ -74,7 +75,7 @@ final class IntentPerformer: Sendable {
     }
 
     /// Whether `intent` on alarm `id` asks for what the press being answered already did.
-    static func alreadyDone(_ intent: AlarmManager.AlarmIntentName, on id: UUID) -> Bool {
+    static func alreadyDone(_ intent: AlarmIntent, on id: UUID) -> Bool {
         guard let answering, answering.alarm == id else { return false }
         return switch (answering.event, intent) {
         case (.stopped, .stop), (.stopped, .cancel), (.snoozed, .countdown), (.secondary, .stop), (.secondary, .cancel): true
@@ -101,9 +102,6 @@ extension AlarmManager {
             "The \(role) intent “\(intentTitle)” of alarm \(alarmID) failed: \(reason)"
         }
     }
-
-    /// What an alarm intent method asks for, to tell a re-done press from a real call.
-    enum AlarmIntentName { case cancel, stop, pause, resume, countdown }
 
     /// The application's own intents that failed, from now on.
     public var intentFailures: AsyncStream<IntentFailure> {

@@ -74,7 +74,7 @@ enum ScheduleRequestBuilder {
     }
 
     /// `intent` when it is the application's own, performed in its process.
-    private static func appIntent(_ intent: (any LiveActivityIntent)?) -> (any LiveActivityIntent)? {
+    static func appIntent(_ intent: (any LiveActivityIntent)?) -> (any LiveActivityIntent)? {
         intent is AlarmActionIntent ? nil : intent
     }
 
