@@ -23,6 +23,8 @@ final class AgentSignalReceiver {
     private var authorizationSubscription: AuthorizationSignalSubscription?
     /// The application's alarms, oldest first, as last announced.
     private var alarms: [TocsinCore.Alarm] = []
+    /// Whether the agent's list has been read since this receiver started.
+    private var hasListed = false
 
     init(appID: String, outputs: Outputs) {
         self.appID = appID
@@ -55,11 +57,23 @@ final class AgentSignalReceiver {
             // Registered before listing, so no change falls between the list and the signals.
             try client.registerAsWatcher()
             alarms = try client.alarms().filter { $0.owner == appID }
+            hasListed = true
             outputs.snapshots.send(alarms.map(AlarmTranslation.kitAlarm))
             outputs.authorizations.send(AlarmManager.AuthorizationState(try client.authorization()))
         } catch {
             // The agent went away again or refused: its next appearance reloads.
         }
+    }
+
+    /// Reads the application's alarms again and sends them if they differ from the last
+    /// snapshot, once the agent has been seen (before that, its first appearance sends the
+    /// list). A signal still on its way is applied after it as any other, and the agent's last
+    /// signal for an alarm carries the state the list shows.
+    func refresh() {
+        guard let client, hasListed else { return }
+        guard let listed = try? client.alarms().filter({ $0.owner == appID }) else { return }
+        alarms = listed
+        outputs.snapshots.send(alarms.map(AlarmTranslation.kitAlarm))
     }
 
     private func receive(_ change: AlarmChange) {

@@ -36,6 +36,17 @@ final class AgentWatcher: Sendable {
         }
     }
 
+    /// Brings the snapshots up to date with the agent before a new subscriber gets the latest
+    /// one: the agent answers Schedule before it announces the alarm, and holds its signals for
+    /// a moment after it starts, so the last announced list may lag behind what this process's
+    /// own calls already did. Returns at once when not receiving.
+    func catchUp() {
+        let running = phase.withLock { phase -> BackgroundMainLoop? in
+            if case .running(let loop) = phase { return loop } else { return nil }
+        }
+        running?.perform { receiver in (receiver as? AgentSignalReceiver)?.refresh() }
+    }
+
     /// Stops receiving for good, lets go of the bus connection, and ends every update sequence.
     func stop() {
         let running = phase.withLock { phase -> BackgroundMainLoop? in

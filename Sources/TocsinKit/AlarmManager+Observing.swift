@@ -23,6 +23,10 @@ extension AlarmManager {
     /// thread and returns once it listens, so no change caused by a later call is missed.
     public var alarmUpdates: AsyncStream<[Alarm]> {
         startListening()
+        // The list replayed first includes this process's own changes so far: an alarm
+        // `schedule` just returned is in it, not only in a later list (AlarmKit's sample loops
+        // stop on an empty list).
+        watcher.catchUp()
         return watcher.snapshots.subscribe()
     }
 

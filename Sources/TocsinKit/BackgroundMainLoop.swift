@@ -17,6 +17,8 @@ final class BackgroundMainLoop: @unchecked Sendable {
     private let ready = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let loopThread = Atomic<UInt>(0)
+    /// What `setUp` made; touched on the loop's thread only.
+    private var resident: AnyObject?
 
     /// Starts the thread `name`: it makes the new context its thread-default, calls `setUp`,
     /// keeps what `setUp` returns alive while the loop runs, then releases it on the same thread.
@@ -42,15 +44,43 @@ final class BackgroundMainLoop: @unchecked Sendable {
     private func run(_ setUp: () -> AnyObject?) {
         loopThread.store(UInt(pthread_self()), ordering: .releasing)
         g_main_context_push_thread_default(context)
-        withExtendedLifetime(setUp()) {
-            ready.signal()
-            g_main_loop_run(loop)
-        }
+        resident = setUp()
+        ready.signal()
+        g_main_loop_run(loop)
+        resident = nil
         // Releasing the subscriptions hands GLib's last callbacks for them (which release their
         // data and the bus connection) to this context: run them before leaving it.
         while g_main_context_iteration(context, 0) != 0 {}
         g_main_context_pop_thread_default(context)
         finished.signal()
+    }
+
+    /// Runs `body` on the loop's thread with what `setUp` made, once the loop has run
+    /// everything already queued on its context, and returns when `body` has returned. Signals
+    /// GDBus read before this call are among what was queued: GDBus queues each on the
+    /// subscriber's context as it reads it. `body` runs at idle priority, after every pending
+    /// source of default priority; on the loop's own thread it runs at once.
+    func perform(_ body: @escaping (AnyObject?) -> Void) {
+        guard UInt(pthread_self()) != loopThread.load(ordering: .acquiring) else { return body(resident) }
+        final class Job {
+            let run: () -> Void
+            let done = DispatchSemaphore(value: 0)
+            init(_ run: @escaping () -> Void) { self.run = run }
+        }
+        let job = Job { [self] in body(resident) }
+        let source = g_idle_source_new()!
+        g_source_set_priority(source, G_PRIORITY_DEFAULT_IDLE)
+        g_source_set_callback(source, { job in
+            let job = Unmanaged<Job>.fromOpaque(job!).takeUnretainedValue()
+            job.run()
+            job.done.signal()
+            return 0  // G_SOURCE_REMOVE
+        }, Unmanaged.passRetained(job).toOpaque(), { job in
+            Unmanaged<Job>.fromOpaque(job!).release()
+        })
+        g_source_attach(source, context)
+        g_source_unref(source)
+        job.done.wait()
     }
 
     /// Ends the loop and, unless called from the loop's own thread, waits until the thread has

@@ -53,6 +53,29 @@ extension TocsinKitTests {
             #expect(try manager.alarms.isEmpty)
         }
 
+        /// The agent answers Schedule before it announces the alarm, and holds its signals for
+        /// half a second after it starts (as here); a list read from `alarmUpdates` right after
+        /// `schedule` or `pause` returned still shows the change (CI once saw an app end its
+        /// loop on a first list without the timer it had just set).
+        @Test func theFirstListAfterAScheduleOrAPauseShowsIt() async throws {
+            let fixture = try KitAgentSession("first-list")
+            let manager = try fixture.authorizedManager("org.example.kit.FirstList")
+            var scheduled: [Alarm.ID] = []
+            for round in 1...12 {
+                let id = UUID()
+                try await manager.schedule(id: id, configuration: TestConfigurations.timer("Round \(round)", seconds: 600))
+                scheduled.append(id)
+                var updates = manager.alarmUpdates.makeAsyncIterator()
+                let first = await updates.next()
+                #expect(first?.map(\.id) == scheduled, "round \(round)")
+            }
+            try manager.pause(id: scheduled[0])
+            var updates = manager.alarmUpdates.makeAsyncIterator()
+            let first = await updates.next()
+            #expect(first?.first?.state == .paused)
+            for id in scheduled { try manager.cancel(id: id) }
+        }
+
         @Test func anAlarmGoesFromScheduledThroughItsCountdownToAlertingAndSnoozes() async throws {
             let fixture = try KitAgentSession("alarm-updates")
             let manager = try fixture.authorizedManager("org.example.kit.AlarmUpdates")
