@@ -60,8 +60,11 @@ public final class HeadlessSession: @unchecked Sendable {
     ///   - baseEnvironment: the environment the session's `environment` is derived from (its PATH
     ///     also decides which dunst, Xvfb… are run).
     ///   - notificationServer: the server to run in dunst's place, if not dunst.
+    ///   - activatable: D-Bus services the session bus may start, by name: each one's service
+    ///     file text (`[D-BUS Service]`, `Name=`, `Exec=`). None by default; a bus that could
+    ///     start whatever is installed would start the wrong notification server.
     public init(label: String = "session", baseEnvironment: [String: String] = ProcessInfo.processInfo.environment,
-                notificationServer kind: NotificationServerKind = .dunst) throws {
+                notificationServer kind: NotificationServerKind = .dunst, activatable: [String: String] = [:]) throws {
         let started = ContinuousClock.now
         OrphanReaper.reapAbandonedSessions()
         let layout = try SessionLayout.create(label: label)
@@ -76,7 +79,7 @@ public final class HeadlessSession: @unchecked Sendable {
         if kind == .gnomeShell { environment.merge(GnomeShell.sessionVariables) { $1 } }
         do {
             let bus = try BusDaemon.start(launcher: launcher, environment: environment, sharedWithOtherUsers: kind == .mako || kind == .plasma,
-                                          activatable: kind == .gnomeShell ? GnomeShell.activatable : [:])
+                                          activatable: activatable.merging(kind == .gnomeShell ? GnomeShell.activatable : [:]) { mine, _ in mine })
             environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
             let monitor = try BusMonitor.start(launcher: launcher, environment: environment)
             let xServer = try XServer.start(launcher: launcher, environment: environment, openToOtherUsers: kind == .plasma)

@@ -95,6 +95,7 @@ public final class Agent {
         let audience = SignalAudience(
             identify: { sender in try? callers.identify(sender) },
             send: { [unowned self] signal, arguments, destination in service.emit(signal, arguments: arguments, to: destination) })
+        let appIntents = AppIntentDelivery(log: log, connection: { [unowned self] in service.connection })
         let ringer = Ringer(log: log)
         mediaPlayers = MediaPlayerPauser(log: log)
         ringer.onRingingChange = { [unowned self] ringing in
@@ -108,13 +109,15 @@ public final class Agent {
             authorizationStore: authorizationStore, soundCopies: soundCopies,
             parts: RunningAgent.Parts(
                 clock: SystemClock(), notifications: NotificationPresenter(appName: "Tocsin", log: log), sounds: ringer,
-                hooks: HookRunner(log: log, timeLimit: configuration.hookTimeLimit), signals: AudienceSignals(audience: audience),
+                hooks: HookRunner(log: log, timeLimit: configuration.hookTimeLimit),
+                appIntents: appIntents, signals: AudienceSignals(audience: audience),
                 deadline: deadlineTimer, wake: wakeTimer, wakeAvailability: wakeTimer.availability,
                 server: NotificationServerMonitor(log: log), callers: callers))
         self.running = running
         service.onPeerVanished = { sender in
             callers.forget(sender)
             running.signals.forget(sender)
+            running.appIntents.forget(sender)
         }
         running.memory.returnFreedMemorySoon()
         // Both watchers log what they find and what they lack.

@@ -67,6 +67,16 @@ protocol AgentSignals: AnyObject {
     var watcherCount: Int { get }
 }
 
+/// Has applications perform their own intents (`AppIntentDelivery`).
+protocol AppIntentsDelivering: AnyObject {
+    /// Has `alarm`'s application perform the intent of `button`, starting it if need be.
+    func perform(_ button: AppIntentButtons.Button, of alarm: Alarm, mode: AppIntentButtons.Mode)
+    /// The connection `sender` of `appID` takes intents from now on.
+    func addReceiver(_ sender: String, appID: String)
+    /// Forgets `sender`, which left the bus.
+    func forget(_ sender: String)
+}
+
 /// A timer armed for one instant at a time (`DeadlineTimer`, `WakeTimer`).
 protocol InstantTimer: AnyObject {
     /// Arms the timer for `date`, or disarms it.
@@ -93,6 +103,7 @@ final class SystemClock: AgentClock {
 extension NotificationPresenter: AlarmNotifications {}
 extension Ringer: AlarmSounds {}
 extension HookRunner: AlarmHooksRunning {}
+extension AppIntentDelivery: AppIntentsDelivering {}
 extension DeadlineTimer: InstantTimer {}
 extension WakeTimer: InstantTimer {}
 extension NotificationServerMonitor: NotificationServerWatch {}

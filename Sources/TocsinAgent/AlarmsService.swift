@@ -50,7 +50,8 @@ final class AlarmsService {
     private let onLost: (Loss) -> Void
     private let onReady: () -> Void
     private let log: AgentLog
-    private var connection: OpaquePointer?
+    /// The bus connection, once acquired: the agent's calls to others (app intents) go out on it.
+    private(set) var connection: OpaquePointer?
     private var ownerID: guint = 0
     private var registrationID: guint = 0
     private var ownsName = false

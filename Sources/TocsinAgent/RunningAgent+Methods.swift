@@ -54,7 +54,7 @@ extension RunningAgent: AlarmsServiceHandler {
             preconditionFailure("answered by handle(_:from:reply:)")
         case .intent(let intent, let id):
             let alarm = try ownAlarm(id, caller: caller)
-            try commit { book, now throws(AlarmError) in try book.perform(intent, on: alarm.id, now: now) }
+            try commit({ book, now throws(AlarmError) in try book.perform(intent, on: alarm.id, now: now) }, causedBy: caller.appID)
             return .nothing
         case .list:
             let visible = caller.isCommandLine ? book.alarms : book.alarms.filter { $0.owner == caller.appID }
@@ -66,6 +66,9 @@ extension RunningAgent: AlarmsServiceHandler {
             return .status(status(for: caller))
         case .watch:
             signals.watch(from: sender)
+            return .nothing
+        case .receiveIntents:
+            appIntents.addReceiver(sender, appID: caller.appID)
             return .nothing
         case .identifyApplication(let appID):
             try callers.declare(appID, for: sender)

@@ -17,6 +17,7 @@ final class RunningAgent {
         let notifications: AlarmNotifications
         let sounds: AlarmSounds
         let hooks: AlarmHooksRunning
+        let appIntents: AppIntentsDelivering
         let signals: AgentSignals
         let deadline: InstantTimer
         let wake: InstantTimer
@@ -35,6 +36,7 @@ final class RunningAgent {
     let notifications: AlarmNotifications
     let sounds: AlarmSounds
     let hooks: AlarmHooksRunning
+    let appIntents: AppIntentsDelivering
     let signals: AgentSignals
     private let deadline: InstantTimer
     private let wake: InstantTimer
@@ -59,6 +61,7 @@ final class RunningAgent {
         notifications = parts.notifications
         sounds = parts.sounds
         hooks = parts.hooks
+        appIntents = parts.appIntents
         signals = parts.signals
         deadline = parts.deadline
         wake = parts.wake
@@ -125,10 +128,11 @@ final class RunningAgent {
     }
 
     /// Makes a change asked for by a client or a button: saved before it takes effect, so a change
-    /// that cannot be saved is refused rather than lost at the next restart. `whenSaved` runs once
-    /// the change is saved and made, before its effects (sound, notification, signal, hooks).
+    /// that cannot be saved is refused rather than lost at the next restart. `caller` is the
+    /// calling client's `Alarm.owner` id (`nil` for a button). `whenSaved` runs once the change
+    /// is saved and made, before its effects (sound, notification, signal, hooks).
     @discardableResult
-    func commit(_ change: (inout AlarmBook, Date) throws(AlarmError) -> AlarmEvent,
+    func commit(_ change: (inout AlarmBook, Date) throws(AlarmError) -> AlarmEvent, causedBy caller: String? = nil,
                 whenSaved: (AlarmEvent) -> Void = { _ in }) throws(ServiceError) -> AlarmEvent {
         letTimePass()
         let now = clock.now
@@ -150,7 +154,7 @@ final class RunningAgent {
         }
         book.endTransaction()
         whenSaved(event)
-        carryOut(planner.react(to: [event], now: now))
+        carryOut(planner.react(to: [event], now: now, causedBy: caller))
         carryOut(planner.arm(book, now: now))
         return event
     }
@@ -229,6 +233,7 @@ final class RunningAgent {
             case .withdraw(let id): notifications.withdraw(id)
             case .announce(let content): notifications.announce(content)
             case .runHook(let command, let event, let alarm, let fireTime): hooks.run(command, event: event, alarm: alarm, fireTime: fireTime)
+            case .performAppIntent(let alarm, let button, let mode): appIntents.perform(button, of: alarm, mode: mode)
             case .checkAlertVisibility(let alarm): warnIfAlertIsHidden(alarm)
             case .discardSoundCopy(let sound): soundCopies.discard(sound)
             case .save(let changes): save(changes)

@@ -14,6 +14,10 @@ final class AgentSignalReceiver {
         let snapshots: Broadcast<[AlarmManager.Alarm]>
         let events: Broadcast<AlarmManager.AlarmEvent>
         let authorizations: Broadcast<AlarmManager.AuthorizationState>
+        /// The presses of the application's intent buttons the agent handed over.
+        let presses: Broadcast<IntentPress>
+        /// The agent's requests to bring the application to the front.
+        let activations: Broadcast<AlarmManager.ActivationRequest>
     }
 
     private let appID: String
@@ -21,6 +25,7 @@ final class AgentSignalReceiver {
     private var client: TocsinClient?
     private var presence: AgentPresenceWatch?
     private var authorizationSubscription: AuthorizationSignalSubscription?
+    private var applicationExport: ApplicationExport?
     /// The application's alarms, oldest first, as last announced.
     private var alarms: [TocsinCore.Alarm] = []
     /// Whether the agent's list has been read since this receiver started.
@@ -37,6 +42,9 @@ final class AgentSignalReceiver {
         guard let client = try? TocsinClient() else { return }
         SessionBus.keepProcessAliveWhenTheBusCloses()
         self.client = client
+        applicationExport = ApplicationExport(appID: appID, handlers: .init(
+            press: { [outputs] press in outputs.presses.send(press) },
+            activate: { [outputs] in outputs.activations.send(AlarmManager.ActivationRequest(receivedAt: Date())) }))
         client.watch { [weak self] change in self?.receive(change) }
         authorizationSubscription = AuthorizationSignalSubscription { [weak self] app, state in
             guard let self, app == appID else { return }
@@ -56,6 +64,8 @@ final class AgentSignalReceiver {
             try client.identifyApplication(appID)
             // Registered before listing, so no change falls between the list and the signals.
             try client.registerAsWatcher()
+            // An agent older than ReceiveIntents (interface version 5) cannot hand presses over.
+            if applicationExport != nil { try? client.receiveIntents() }
             alarms = try client.alarms().filter { $0.owner == appID }
             hasListed = true
             outputs.snapshots.send(alarms.map(AlarmTranslation.kitAlarm))

@@ -9,6 +9,10 @@ final class AgentWatcher: Sendable {
     let events = Broadcast<AlarmManager.AlarmEvent>(replaysLatest: false)
     /// The application's authorization state, when it changes.
     let authorizations = Broadcast<AlarmManager.AuthorizationState>(replaysLatest: true)
+    /// The presses of the application's intent buttons the agent handed this process.
+    let presses = Broadcast<IntentPress>(replaysLatest: false)
+    /// The agent's requests to bring the application to the front.
+    let activations = Broadcast<AlarmManager.ActivationRequest>(replaysLatest: false)
 
     private let appID: String
     private let phase = Mutex(Phase.idle)
@@ -27,7 +31,8 @@ final class AgentWatcher: Sendable {
     func startIfNeeded() {
         phase.withLock { phase in
             guard case .idle = phase else { return }
-            let outputs = AgentSignalReceiver.Outputs(snapshots: snapshots, events: events, authorizations: authorizations)
+            let outputs = AgentSignalReceiver.Outputs(snapshots: snapshots, events: events, authorizations: authorizations,
+                                                      presses: presses, activations: activations)
             phase = .running(BackgroundMainLoop(name: "TocsinKit signals") { [appID] in
                 let receiver = AgentSignalReceiver(appID: appID, outputs: outputs)
                 receiver.start()
@@ -57,5 +62,7 @@ final class AgentWatcher: Sendable {
         snapshots.finish()
         events.finish()
         authorizations.finish()
+        presses.finish()
+        activations.finish()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TocsinCore
 
 /// Schedules and manages an application's alarms and timers — AlarmKit's `AlarmManager`, on a
 /// Linux desktop, through the Tocsin agent (`tocsind`) on the session bus.
@@ -20,9 +21,10 @@ import Foundation
 /// - **The application id.** The agent files alarms and the user's consent under an application
 ///   id. `shared` works it out (see `shared`); `init(appID:)` names it explicitly.
 /// - **Intents.** A stop or secondary intent is the app's own `LiveActivityIntent`, performed in
-///   the app's process when its button is pressed (`IntentPerformer`), or a shell command the
-///   agent runs (`.command`), which works while the app is not running; the running app also
-///   sees every press in `alarmEvents`.
+///   the app's process when its button is pressed (`IntentPerformer`) — the agent starts the app
+///   for it when it is not running (D-Bus activation, or this program with `--tocsin-intents`;
+///   the app must use `AlarmManager` as it starts) — or a shell command the agent runs
+///   (`.command`); the running app also sees every press in `alarmEvents`.
 /// - **Ids.** The id you pass to `schedule(id:configuration:)` is the alarm's id in every answer
 ///   and every method here. The agent keeps its own id too (the one `tocsin list` shows and hooks
 ///   get as `TOCSIN_ID`); TocsinKit stores your id with the alarm, so the mapping holds across
@@ -67,6 +69,8 @@ public final class AlarmManager: Sendable {
         self.appID = appID
         agent = AgentLink(appID: appID)
         watcher = AgentWatcher(appID: appID)
+        // Started by the agent to perform one of the app's intents: take it at once.
+        if CommandLine.arguments.contains(AppIntentButtons.launchArgument) { startListening() }
     }
 
     deinit {

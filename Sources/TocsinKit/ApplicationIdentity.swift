@@ -23,6 +23,14 @@ enum ApplicationIdentity {
         return (path as NSString).lastPathComponent.replacingOccurrences(of: " (deleted)", with: "")
     }
 
+    /// The absolute path of this program, which the agent may start to perform the app's intents
+    /// while it is not running; `nil` when it cannot be known or was deleted (an upgrade replaced it).
+    static func executablePath() -> String? {
+        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
+              path.hasPrefix("/"), !path.hasSuffix(" (deleted)") else { return nil }
+        return path
+    }
+
     /// `name` as an application id: characters an id may not hold become `-` (an executable called
     /// "my cook" is "my-cook"), so the manager can always identify itself.
     static func usableID(from name: String) -> String {

@@ -3,41 +3,38 @@ import Synchronization
 import TocsinCore
 
 /// Performs the application's own intents — an alarm's `stopIntent` and `secondaryIntent` —
-/// in this process, as soon as the agent announces that their button was pressed (the alarm's
-/// `.stopped`, `.secondary` or `.snoozed` event). Started by the first `schedule` with such an
-/// intent, or the first look at the alarms or their updates.
+/// in this process, when the agent hands over the press of their button
+/// (`org.freedesktop.Application.ActivateAction`, received by `ApplicationExport`).
+///
+/// The agent hands each press to one process of the application: the oldest that takes
+/// intents, or the one it started for it (by D-Bus activation, or the registered program with
+/// `AppIntentButtons.launchArgument`). It hands none over for a change the application made
+/// itself (its own `stop(id:)`).
 ///
 /// Re-doing what the press already did succeeds: an intent written the AlarmKit way stops,
 /// snoozes or cancels its alarm itself (`try AlarmManager.shared.stop(id:)`), which the
 /// agent has done by the time the intent runs; while it is performed, that call for that
 /// alarm is answered as done (`answering`).
-///
-/// Not yet: an app that is not running is not started to perform it, and every running process
-/// of the application performs it (see the AlarmKit-parity issue).
 final class IntentPerformer: Sendable {
-    /// The envelope's key of the stop intent.
-    static let stopKey = "stop"
-    /// The envelope's key of the secondary intent.
-    static let secondaryKey = "secondary"
-
     /// An intent that could not be performed, or threw.
     let failures = Broadcast<AlarmManager.IntentFailure>(replaysLatest: false)
 
     private let listening = Mutex<Task<Void, Never>?>(nil)
 
-    /// The press being answered, while its intent is performed.
-    @TaskLocal static var answering: (alarm: UUID, event: AlarmManager.AlarmEvent.Kind)?
+    /// The press being answered, while its intent is performed: the agent's id of the alarm, the
+    /// app's id of it, and the button.
+    @TaskLocal static var answering: (agentID: UUID, alarm: UUID, button: AppIntentButtons.Button)?
 
-    /// Starts performing the intents of the events in `events`, unless started already.
-    func startIfNeeded(_ events: @Sendable () -> AsyncStream<AlarmManager.AlarmEvent>) {
+    /// Starts performing the intents of the presses in `presses`, unless started already.
+    func startIfNeeded(_ presses: @Sendable () -> AsyncStream<IntentPress>) {
         listening.withLock { task in
             guard task == nil else { return }
-            let stream = events()
+            let stream = presses()
             task = Task.detached { [weak self] in
-                for await event in stream {
-                    guard let self, let (key, record) = Self.intent(answering: event) else { continue }
+                for await press in stream {
+                    guard let self else { return }
                     // Each in a task of its own: one that takes its time holds up no other.
-                    Task.detached { await self.perform(record, key: key, for: event) }
+                    Task.detached { await self.perform(press) }
                 }
             }
         }
@@ -49,36 +46,36 @@ final class IntentPerformer: Sendable {
         failures.finish()
     }
 
-    /// The intent `event` is the press of, and its key, if the alarm carries one of the app's own.
-    static func intent(answering event: AlarmManager.AlarmEvent) -> (String, IntentRecord)? {
-        let key: String
-        switch event.kind {
-        case .stopped: key = stopKey
-        case .secondary, .snoozed: key = secondaryKey
-        default: return nil
+    private func perform(_ press: IntentPress) async {
+        let header = AlarmMetadataEnvelope.header(from: press.metadata)
+        let alarmID = header?.id ?? press.alarmID
+        guard let record = header?.intents?[press.button.rawValue] else {
+            report(AlarmManager.IntentFailure(alarmID: alarmID, intentTitle: press.button.rawValue, role: press.button.rawValue,
+                                              reason: "the alarm carries no intent for this button"))
+            return
         }
-        guard let record = event.alarm.storedMetadata.flatMap(AlarmMetadataEnvelope.header(from:))?.intents?[key] else { return nil }
-        return (key, record)
-    }
-
-    private func perform(_ record: IntentRecord, key: String, for event: AlarmManager.AlarmEvent) async {
         do {
             let intent = try record.makeIntent()
-            try await Self.$answering.withValue((event.alarm.id, event.kind)) {
+            try await Self.$answering.withValue((press.alarmID, alarmID, press.button)) {
                 _ = try await intent.perform()
             }
         } catch {
-            let failure = AlarmManager.IntentFailure(alarmID: event.alarm.id, intentTitle: record.title, role: key, reason: "\(error)")
-            FileHandle.standardError.write(Data("TocsinKit: \(failure.message)\n".utf8))
-            failures.send(failure)
+            report(AlarmManager.IntentFailure(alarmID: alarmID, intentTitle: record.title, role: press.button.rawValue, reason: "\(error)"))
         }
     }
 
-    /// Whether `intent` on alarm `id` asks for what the press being answered already did.
+    private func report(_ failure: AlarmManager.IntentFailure) {
+        FileHandle.standardError.write(Data("TocsinKit: \(failure.message)\n".utf8))
+        failures.send(failure)
+    }
+
+    /// Whether `intent` on alarm `id` (the app's id of it) asks for what the press being
+    /// answered already did: Stop stopped it; the secondary button snoozed it (`countdown`) or
+    /// ended it.
     static func alreadyDone(_ intent: AlarmIntent, on id: UUID) -> Bool {
         guard let answering, answering.alarm == id else { return false }
-        return switch (answering.event, intent) {
-        case (.stopped, .stop), (.stopped, .cancel), (.snoozed, .countdown), (.secondary, .stop), (.secondary, .cancel): true
+        return switch (answering.button, intent) {
+        case (.stop, .stop), (.stop, .cancel), (.secondary, .countdown), (.secondary, .stop), (.secondary, .cancel): true
         default: false
         }
     }
@@ -109,9 +106,25 @@ extension AlarmManager {
         return performer.failures.subscribe()
     }
 
-    /// Starts receiving the agent's signals and performing the app's intents, once.
+    /// Starts receiving the agent's signals and performing the app's intents, once: the
+    /// performer listens before the watcher starts, so no press handed over is missed.
     func startListening() {
+        performer.startIfNeeded { [watcher] in watcher.presses.subscribe() }
         watcher.startIfNeeded()
-        performer.startIfNeeded { [watcher] in watcher.events.subscribe() }
+    }
+
+    /// The agent's requests to bring the application to the front, from now on — when the
+    /// intent of a pressed button has `openAppWhenRun` (or `supportedModes` with
+    /// `.foreground`): Tocsin's addition, as a Linux application raises its own window (with
+    /// GTK, `gtk_window_present`). The intent itself is performed as well.
+    public var activationRequests: AsyncStream<ActivationRequest> {
+        startListening()
+        return watcher.activations.subscribe()
+    }
+
+    /// The agent asked for the application to be brought to the front.
+    public struct ActivationRequest: Hashable, Sendable {
+        /// When it was received.
+        public var receivedAt: Date
     }
 }

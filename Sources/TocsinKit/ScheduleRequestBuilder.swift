@@ -8,9 +8,10 @@ import TocsinCore
 /// and a configuration the agent would have to guess about is refused here with a sentence saying
 /// what to change.
 enum ScheduleRequestBuilder {
-    /// The hook that makes a `.custom` secondary button without a command: the agent offers a
-    /// custom button only with a `secondary` hook, and this one does nothing, so only the running
-    /// app (through its `.secondary` event) acts on the press.
+    /// The hook that makes a `.custom` secondary button with neither a command nor an app
+    /// intent (`.inApp`): the agent offers a custom button only with a `secondary` hook or an
+    /// app intent, and this one does nothing, so only the running app (through its `.secondary`
+    /// event) acts on the press.
     static let appHandledCommand = "true"
 
     /// The request for `configuration`, asking the agent for the id `id` (also kept in the
@@ -50,18 +51,28 @@ enum ScheduleRequestBuilder {
             hooks[.snooze] = command(of: configuration.secondaryIntent)
         case (let button?, .custom?):
             request.secondaryButtonLabel = button.text.key
-            hooks[.secondary] = command(of: configuration.secondaryIntent) ?? appHandledCommand
+            // An app intent makes the button a custom one by itself (AlarmRequest.appIntents).
+            if appIntent(configuration.secondaryIntent) == nil {
+                hooks[.secondary] = command(of: configuration.secondaryIntent) ?? appHandledCommand
+            }
         }
         request.hooks = hooks
         request.id = id
         var intents: [String: IntentRecord] = [:]
-        for (key, intent) in [(IntentPerformer.stopKey, configuration.stopIntent), (IntentPerformer.secondaryKey, configuration.secondaryIntent)] {
+        var modes: [AppIntentButtons.Button: AppIntentButtons.Mode] = [:]
+        for (button, intent) in [(AppIntentButtons.Button.stop, configuration.stopIntent), (.secondary, configuration.secondaryIntent)] {
             guard let intent = appIntent(intent) else { continue }
             do throws(IntentRecord.Failure) {
-                intents[key] = try IntentRecord(intent)
+                let record = try IntentRecord(intent)
+                intents[button.rawValue] = record
+                modes[button] = record.opensApp ? .foreground : .background
             } catch {
                 throw .invalidArgument(error.description)
             }
+        }
+        if !modes.isEmpty {
+            // The agent hands each press to the running app, or starts this program for it.
+            request.appIntents = AppIntentButtons(modes: modes, executable: ApplicationIdentity.executablePath())
         }
         request.metadata = try AlarmMetadataEnvelope.encode(
             id: id, metadata: configuration.attributes.metadata, relativeOnce: isRelativeOnce(configuration.schedule), intents: intents)

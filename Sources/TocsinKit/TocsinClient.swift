@@ -172,6 +172,12 @@ public final class TocsinClient {
         g_variant_unref(try call(.watch, nil))
     }
 
+    /// Tells the agent that this connection performs its application's own intents, through the
+    /// `org.freedesktop.Application` it exports (TocsinKit's `ApplicationExport`).
+    public func receiveIntents() throws(TocsinClientError) {
+        g_variant_unref(try call(.receiveIntents, nil))
+    }
+
     /// Calls `handler` on the main loop for every change the agent announces, from now on, across
     /// agent restarts. The caller must run a GLib main loop (`MainLoop().run()`).
     ///

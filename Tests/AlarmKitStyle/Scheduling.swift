@@ -35,6 +35,18 @@ func scheduleFoodTimer(preAlert: TimeInterval = 10 * 60) async throws -> Alarm {
     return try await AlarmManager.shared.schedule(id: id, configuration: alarmConfiguration)
 }
 
+/// The sample's timer with an "Open" button: a `.custom` secondary button whose intent opens
+/// the app (`openAppWhenRun`).
+func scheduleTimerWithOpenButton(preAlert: TimeInterval) async throws -> Alarm {
+    let id = UUID()
+    let openButton = AlarmButton(text: "Open", textColor: .blue, systemImageName: "arrow.right.circle.fill")
+    let alert = AlarmPresentation.Alert(title: "Timer done", secondaryButton: openButton, secondaryButtonBehavior: .custom)
+    let attributes = AlarmAttributes<CookingData>(presentation: AlarmPresentation(alert: alert), tintColor: .blue)
+    return try await AlarmManager.shared.schedule(
+        id: id,
+        configuration: .timer(duration: preAlert, attributes: attributes, secondaryIntent: OpenInApp(alarmID: id.uuidString)))
+}
+
 /// A weekly wake-up alarm built with the factories, attributes inline, the deprecated 26.0 alert
 /// beside the 26.1 one, as apps that support both write it.
 func scheduleWakeUp() async throws {

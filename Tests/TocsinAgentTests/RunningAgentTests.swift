@@ -17,6 +17,7 @@ import TocsinCore
         let hooks: AlarmHooksRunning
         let recordedHooks = RecordingHooks()
         let signals = RecordingSignals()
+        let appIntents = RecordingAppIntents()
         let deadline = RecordingTimer()
         let wake = RecordingTimer()
         let logLines = LogLines()
@@ -34,7 +35,7 @@ import TocsinCore
                 configuration: configuration, store: AlarmPersistence(directory: directory), book: AlarmBook(timeZone: zone),
                 authorizations: AppAuthorizations(), authorizationStore: nil, soundCopies: SandboxedSoundCopies(stateDirectory: directory),
                 parts: RunningAgent.Parts(
-                    clock: clock, notifications: notifications, sounds: sounds, hooks: self.hooks, signals: signals,
+                    clock: clock, notifications: notifications, sounds: sounds, hooks: self.hooks, appIntents: appIntents, signals: signals,
                     deadline: deadline, wake: wake, wakeAvailability: .available, server: QuietServer(),
                     callers: CallerIdentifier(credentials: { _ in nil })))
             agent.start(in: zone)

@@ -41,6 +41,9 @@ struct AlarmJSONWriterTests {
         withOptionals.appID = "org.example.Cook"
         withOptionals.appConfinement = .flatpak
         withOptionals.metadata = #"{"recipe":"tea","steps":[1,2.5,null]}"#
+        withOptionals.appIntents = AppIntentButtons(modes: [.stop: .background, .secondary: .foreground], executable: "/usr/bin/cook")
+        try Self.expectSameAsJSONEncoder(.put(withOptionals))
+        withOptionals.appIntents = AppIntentButtons(modes: [.secondary: .background])
         try Self.expectSameAsJSONEncoder(.put(withOptionals))
         try Self.expectSameAsJSONEncoder(.put(Fixture.alarm(schedule: .timeOfDay(try TimeOfDay(hour: 0), weekdays: []))))
         try Self.expectSameAsJSONEncoder(.put(Fixture.alarm(schedule: .timeOfDay(try TimeOfDay(hour: 23, minute: 59), weekdays: Weekday.everyDay))))
@@ -68,6 +71,7 @@ struct AlarmJSONWriterTests {
             alarm.metadata = sample
             alarm.appID = sample
             alarm.secondaryButton = SecondaryButton(label: sample, behavior: .custom)
+            alarm.appIntents = AppIntentButtons(modes: [.stop: .foreground], executable: sample)
             try Self.expectSameAsJSONEncoder(.put(alarm))
             try Self.expectSameAsJSONEncoder(.zone(sample))
         }
@@ -145,8 +149,9 @@ struct AlarmJSONWriterTests {
         #expect(names(Fixture.alarm()) == [
             "id", "title", "schedule", "kind", "appConfinement", "countdownDuration", "snoozeDuration", "snoozes", "secondaryButton", "sound",
             "volume",
-            "crescendo", "ringLimit", "lateLimit", "hooks", "state", "createdAt", "appID", "metadata",
+            "crescendo", "ringLimit", "lateLimit", "hooks", "state", "createdAt", "appID", "metadata", "appIntents",
         ])
+        #expect(names(AppIntentButtons(modes: [:])) == ["modes", "executable"])
         #expect(names(CountdownPhase(fireDate: t0, duration: 1)) == ["fireDate", "duration", "followsWallClock"])
         #expect(names(PausedPhase(remaining: 1, duration: 2)) == ["remaining", "duration"])
         #expect(names(Fixture.snoozeButton) == ["label", "behavior"])
@@ -200,7 +205,14 @@ struct AlarmJSONWriterTests {
             secondaryButton: maybe { SecondaryButton(label: text(), behavior: Bool.random(using: &generator) ? .countdown : .custom) },
             sound: sound, volume: maybe { Double.random(in: 0.01...1, using: &generator) }, crescendo: maybe(number),
             ringLimit: number(), lateLimit: number(), hooks: hooks, state: state, createdAt: instant(),
-            appID: maybe(text), appConfinement: maybe { AppConfinement.allCases.randomElement(using: &generator)! }, metadata: maybe(text)
+            appID: maybe(text), appConfinement: maybe { AppConfinement.allCases.randomElement(using: &generator)! }, metadata: maybe(text),
+            appIntents: maybe {
+                var modes: [AppIntentButtons.Button: AppIntentButtons.Mode] = [:]
+                for button in AppIntentButtons.Button.allCases where Bool.random(using: &generator) {
+                    modes[button] = AppIntentButtons.Mode.allCases.randomElement(using: &generator)!
+                }
+                return AppIntentButtons(modes: modes, executable: maybe(text))
+            }
         )
     }
 }

@@ -73,7 +73,8 @@ struct AlarmWireFormatTests {
         let requests = [
             AlarmRequest(title: "Tea", duration: 60, snoozeDuration: 30, secondaryButtonLabel: "Again", volume: 0.5, crescendo: 20,
                          ringLimit: 90, lateLimit: 45, hooks: AlarmHooks([.fire: "f"]), metadata: "{}"),
-            AlarmRequest(kind: .alarm, schedule: .fixed(t0), duration: 0, id: fixedID(7)),
+            AlarmRequest(kind: .alarm, schedule: .fixed(t0), duration: 0,
+                         appIntents: AppIntentButtons(modes: [.stop: .background], executable: "/usr/bin/cook"), id: fixedID(7)),
             AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), duration: 60),
             AlarmRequest(kind: .alarm, schedule: .localDateTime(Fixture.date(2026, 12, 1), Fixture.time(7)), duration: 0),
         ]
@@ -179,10 +180,34 @@ struct AlarmWireFormatTests {
         #expect(throws: AlarmInputError.self) { try AlarmRequest(duration: 60, metadata: String(repeating: "1", count: 4097)).makeAlarm(id: UUID(), now: t0) }
     }
 
+    @Test("App intents round-trip as a map of button to mode and the program; unknown buttons and modes are refused by name")
+    func appIntents() throws {
+        let intents = AppIntentButtons(modes: [.stop: .background, .secondary: .foreground], executable: "/opt/cook/bin/cook")
+        let request = AlarmRequest(duration: 60, appIntents: intents)
+        let encoded = AlarmWireFormat.encode(request)
+        #expect(encoded["app-intents"] == .stringMap(["stop": "background", "secondary": "foreground"]))
+        #expect(encoded["app-executable"] == .string("/opt/cook/bin/cook"))
+        #expect(try AlarmWireFormat.decodeRequest(encoded) == request)
+        var alarm = Fixture.alarm()
+        alarm.appIntents = intents
+        #expect(try AlarmWireFormat.decodeAlarm(AlarmWireFormat.encode(alarm)) == alarm)
+
+        let base: [String: WireValue] = ["duration": .double(60)]
+        for (extra, message) in [
+            (["app-intents": WireValue.stringMap(["pause": "background"])], "Unknown app-intent button “pause”; known buttons: stop, secondary."),
+            (["app-intents": .stringMap(["stop": "later"])], "Unknown app-intent mode “later”; known modes: background, foreground."),
+            (["app-executable": .string("/bin/cook")], "“app-executable” starts an app to perform its intents; it needs “app-intents”."),
+            (["app-intents": .string("stop")], "The key “app-intents” must be a map of button to mode (a{ss}), not a value of type s."),
+        ] {
+            let refused = #expect(throws: AlarmInputError.self) { try AlarmWireFormat.decodeRequest(base.merging(extra) { $1 }) }
+            #expect(refused?.message == message)
+        }
+    }
+
     @Test("An unknown key is refused, naming it and listing the known ones")
     func unknownKey() throws {
         let message = try requestError(["duration": .double(60), "snoze": .double(60)])
-        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit, volume, crescendo, metadata, id.")
+        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit, volume, crescendo, metadata, id, app-intents, app-executable.")
     }
 
     @Test("Among several unknown keys, the first in alphabetical order is named (deterministic)")
@@ -343,6 +368,7 @@ struct AlarmWireFormatTests {
         loud.volume = 0.4
         loud.crescendo = 30
         loud.metadata = #"{"step": 2}"#
+        loud.appIntents = AppIntentButtons(modes: [.stop: .background], executable: "/usr/bin/cook")
         let alarms = AlarmStateName.allCases.map {
             Fixture.alarm(snooze: 5, button: Fixture.snoozeButton, hooks: AlarmHooks([.fire: "f"]), state: Fixture.state($0))
         } + Fixture.varied + [loud]

@@ -48,6 +48,8 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     public var appID: String?
     /// A small JSON value the application stored with the alarm, handed back to it and to hooks.
     public var metadata: String?
+    /// The buttons that run an intent of the application's own, performed in its process.
+    public var appIntents: AppIntentButtons?
 
     /// The owner's application id, the command line's when none was recorded.
     public var owner: String { appID ?? AppAuthorizations.commandLineAppID }
@@ -66,7 +68,7 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
         volume: Double? = nil, crescendo: TimeInterval? = nil,
         ringLimit: TimeInterval, lateLimit: TimeInterval = AlarmRequest.defaultLateLimit,
         hooks: AlarmHooks, state: AlarmState, createdAt: Date, appID: String? = nil,
-        appConfinement: AppConfinement? = nil, metadata: String? = nil
+        appConfinement: AppConfinement? = nil, metadata: String? = nil, appIntents: AppIntentButtons? = nil
     ) {
         self.id = id
         self.title = title
@@ -87,6 +89,7 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
         self.appID = appID
         self.appConfinement = appConfinement
         self.metadata = metadata
+        self.appIntents = appIntents
     }
 }
 

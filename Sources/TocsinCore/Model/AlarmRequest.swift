@@ -32,6 +32,8 @@ public struct AlarmRequest: Sendable, Equatable {
     public var hooks: AlarmHooks
     /// A small JSON value to keep with the alarm (at most `maximumMetadataSize` bytes).
     public var metadata: String?
+    /// The buttons that run an intent of the application's own (TocsinKit's App Intents).
+    public var appIntents: AppIntentButtons?
     /// The id the caller chose for the alarm, as AlarmKit's `schedule(id:configuration:)` lets an
     /// app do; `nil` lets the agent pick one. An id already in use is refused.
     public var id: UUID?
@@ -69,7 +71,7 @@ public struct AlarmRequest: Sendable, Equatable {
         snoozeDuration: TimeInterval? = nil, secondaryButtonLabel: String? = nil,
         sound: AlarmSound = .standard, volume: Double? = nil, crescendo: TimeInterval? = nil,
         ringLimit: TimeInterval? = nil, lateLimit: TimeInterval? = nil,
-        hooks: AlarmHooks = AlarmHooks(), metadata: String? = nil, id: UUID? = nil
+        hooks: AlarmHooks = AlarmHooks(), metadata: String? = nil, appIntents: AppIntentButtons? = nil, id: UUID? = nil
     ) {
         self.kind = kind
         self.schedule = schedule
@@ -84,6 +86,7 @@ public struct AlarmRequest: Sendable, Equatable {
         self.lateLimit = lateLimit
         self.hooks = hooks
         self.metadata = metadata
+        self.appIntents = appIntents
         self.id = id
     }
 
@@ -141,6 +144,7 @@ public struct AlarmRequest: Sendable, Equatable {
                 throw AlarmInputError("The metadata is not valid JSON.")
             }
         }
+        try appIntents?.validate()
         let alarm = Alarm(
             id: id,
             title: try Self.cleanedText(title, named: "title", maximumLength: Self.maximumTitleLength)
@@ -158,24 +162,28 @@ public struct AlarmRequest: Sendable, Equatable {
             hooks: hooks,
             state: .scheduled(fireDate: fireDate),
             createdAt: now,
-            metadata: metadata
+            metadata: metadata,
+            appIntents: appIntents
         )
         return alarm.with(state: alarm.waitingState(until: fireDate, now: now))
     }
 
     private func secondaryButton() throws(AlarmInputError) -> SecondaryButton? {
         let label = try Self.cleanedText(secondaryButtonLabel, named: "button label", maximumLength: Self.maximumLabelLength)
-        switch (hooks[.secondary], snoozeDuration) {
-        case (_?, _?):
+        // Without a snooze, an app intent on the secondary button makes it a custom button, as
+        // a command does; with one, the intent runs when the alarm is snoozed.
+        let hasCustomAction = hooks[.secondary] != nil || (snoozeDuration == nil && appIntents?.modes[.secondary] != nil)
+        switch (hasCustomAction, snoozeDuration) {
+        case (true, _?):
             throw AlarmInputError("A custom button replaces Snooze: give either a snooze duration or a custom button command, not both.")
-        case (_?, nil):
+        case (true, nil):
             guard let label else {
                 throw AlarmInputError("A custom button command needs a button label.")
             }
             return SecondaryButton(label: label, behavior: .custom)
-        case (nil, _?):
+        case (false, _?):
             return SecondaryButton(label: label ?? Self.defaultSnoozeLabel, behavior: .countdown)
-        case (nil, nil):
+        case (false, nil):
             guard label == nil else {
                 throw AlarmInputError("A button label needs either a snooze duration (to relabel Snooze) or a command to run.")
             }

@@ -86,11 +86,12 @@ package struct AlarmJSONReader {
         var countdownDuration: Double?, snoozeDuration: Double?, snoozes: Int?, secondaryButton: SecondaryButton?
         var sound: AlarmSound?, volume: Double?, crescendo: Double?, ringLimit: Double?, lateLimit: Double?
         var hooks: AlarmHooks?, state: AlarmState?, createdAt: Date?, appID: String?, metadata: String?
-        var appConfinement: AppConfinement?
+        var appConfinement: AppConfinement?, appIntents: AppIntentButtons?
         try readObject { reader, key throws(Unreadable) in
             switch key {
             case "appConfinement": try reader.unset(appConfinement); appConfinement = try reader.readRawValue(AppConfinement.self)
             case "appID": try reader.unset(appID); appID = try reader.readString()
+            case "appIntents": try reader.unset(appIntents); appIntents = try reader.readAppIntents()
             case "countdownDuration": try reader.unset(countdownDuration); countdownDuration = try reader.readDouble()
             case "createdAt": try reader.unset(createdAt); createdAt = try reader.readDate()
             case "crescendo": try reader.unset(crescendo); crescendo = try reader.readDouble()
@@ -117,8 +118,28 @@ package struct AlarmJSONReader {
             id: id, title: title, kind: kind, schedule: schedule, countdownDuration: countdownDuration,
             snoozeDuration: snoozeDuration, snoozes: snoozes, secondaryButton: secondaryButton, sound: sound, volume: volume,
             crescendo: crescendo, ringLimit: ringLimit, lateLimit: lateLimit, hooks: hooks, state: state,
-            createdAt: createdAt, appID: appID, appConfinement: appConfinement, metadata: metadata
+            createdAt: createdAt, appID: appID, appConfinement: appConfinement, metadata: metadata, appIntents: appIntents
         )
+    }
+
+    private mutating func readAppIntents() throws(Unreadable) -> AppIntentButtons {
+        var executable: String?, modes: [AppIntentButtons.Button: AppIntentButtons.Mode]?
+        try readObject { reader, key throws(Unreadable) in
+            switch key {
+            case "executable": try reader.unset(executable); executable = try reader.readString()
+            case "modes":
+                try reader.unset(modes)
+                var read: [AppIntentButtons.Button: AppIntentButtons.Mode] = [:]
+                try reader.readObject { reader, name throws(Unreadable) in
+                    guard let button = AppIntentButtons.Button(rawValue: name), read[button] == nil else { throw Unreadable() }
+                    read[button] = try reader.readRawValue(AppIntentButtons.Mode.self)
+                }
+                modes = read
+            default: throw Unreadable()
+            }
+        }
+        guard let modes else { throw Unreadable() }
+        return AppIntentButtons(modes: modes, executable: executable)
     }
 
     private mutating func readHooks() throws(Unreadable) -> AlarmHooks {

@@ -57,6 +57,7 @@ package struct AlarmJSONWriter {
         var object = ObjectWriter()
         if let confinement = alarm.appConfinement { object.key("appConfinement", &self); write(confinement.rawValue) }
         if let appID = alarm.appID { object.key("appID", &self); write(appID) }
+        if let intents = alarm.appIntents { object.key("appIntents", &self); write(intents) }
         object.key("countdownDuration", &self); try write(alarm.countdownDuration, "countdownDuration")
         object.key("createdAt", &self); try write(alarm.createdAt, "createdAt")
         if let crescendo = alarm.crescendo { object.key("crescendo", &self); try write(crescendo, "crescendo") }
@@ -83,6 +84,28 @@ package struct AlarmJSONWriter {
         if let volume = alarm.volume { object.key("volume", &self); try write(volume, "volume") }
         bytes.append(UInt8(ascii: "}"))
     }
+
+    private mutating func write(_ intents: AppIntentButtons) {
+        bytes.append(UInt8(ascii: "{"))
+        if let executable = intents.executable {
+            writeRaw("\"executable\":")
+            write(executable)
+            bytes.append(UInt8(ascii: ","))
+        }
+        writeRaw("\"modes\":{")
+        var first = true
+        for button in Self.intentButtonsInKeyOrder {
+            guard let mode = intents.modes[button] else { continue }
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            write(button.rawValue)
+            bytes.append(UInt8(ascii: ":"))
+            write(mode.rawValue)
+        }
+        writeRaw("}}")
+    }
+
+    private static let intentButtonsInKeyOrder = AppIntentButtons.Button.allCases.sorted { $0.rawValue.utf8.lexicographicallyPrecedes($1.rawValue.utf8) }
 
     private mutating func write(_ hooks: AlarmHooks) {
         writeRaw("{\"commands\":{")

@@ -21,6 +21,9 @@ public enum AgentEffect: Sendable, Equatable {
     case announce(NotificationContent)
     /// Run a hook's shell command.
     case runHook(command: String, event: HookEvent, alarm: Alarm, fireTime: Date?)
+    /// Have `alarm`'s application perform the intent of its `button` in its own process —
+    /// starting it if it is not running — and, for a `.foreground` intent, bring it to the front.
+    case performAppIntent(alarm: Alarm, button: AppIntentButtons.Button, mode: AppIntentButtons.Mode)
     /// Ask the notification server whether do-not-disturb hides `alarm`'s alert, and say so.
     case checkAlertVisibility(Alarm)
     /// Delete the sound file the agent copied for an alarm that is gone (nothing if `sound` is

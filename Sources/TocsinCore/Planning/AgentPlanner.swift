@@ -35,10 +35,15 @@ public struct AgentPlanner: Sendable {
     // MARK: Events
 
     /// The effects of `events`, which happened at `now` (a client's change is saved before it is
-    /// made, so there is no save among them).
-    public mutating func react(to events: [AlarmEvent], now: Date) -> [AgentEffect] {
+    /// made, so there is no save among them) — through a call of the application or command line
+    /// `caller` (its `Alarm.owner` id), or, with `nil`, a notification button or time.
+    ///
+    /// A press of a button that carries an app intent has the application perform it, unless the
+    /// application made the change itself: an app's own `stop(id:)` is not a press of Stop, and
+    /// an intent that stops its alarm (as AlarmKit's do) must not be performed again by it.
+    public mutating func react(to events: [AlarmEvent], now: Date, causedBy caller: String? = nil) -> [AgentEffect] {
         var effects: [AgentEffect] = []
-        for event in events { effects += react(to: event, now: now) }
+        for event in events { effects += react(to: event, now: now, causedBy: caller) }
         return effects
     }
 
@@ -46,7 +51,7 @@ public struct AgentPlanner: Sendable {
     /// `book.advance(to: now)`), the countdown updates due, the save of those changes — after
     /// everything else, as they happen whether or not they can be saved — and the timers.
     public mutating func timePassed(_ events: [AlarmEvent], book: AlarmBook, now: Date) -> [AgentEffect] {
-        var effects = react(to: events, now: now)
+        var effects = react(to: events, now: now, causedBy: nil)
         // Countdowns are updated together on the clock's whole seconds, not at other wake-ups (a
         // deadline, a clock change), so a second's updates stay one batch.
         effects += tick(book, now: now)
@@ -54,7 +59,7 @@ public struct AgentPlanner: Sendable {
         return effects + arm(book, now: now)
     }
 
-    private mutating func react(to event: AlarmEvent, now: Date) -> [AgentEffect] {
+    private mutating func react(to event: AlarmEvent, now: Date, causedBy caller: String?) -> [AgentEffect] {
         let alarm = event.alarm
         var effects: [AgentEffect] = [.log(.info, "“\(alarm.title)” (\(alarm.id.uuidString.lowercased())): \(event.kind.rawValue).")]
         switch event.kind {
@@ -86,6 +91,9 @@ public struct AgentPlanner: Sendable {
             effects.append(.announce(contentWriter.missedNotice(for: alarm, dueAt: due)))
         default:
             break
+        }
+        if let button = AppIntentButtons.button(pressedBy: event.kind), let mode = alarm.appIntents?.modes[button], caller != alarm.owner {
+            effects.append(.performAppIntent(alarm: alarm, button: button, mode: mode))
         }
         if let hookEvent = event.kind.hookEvent, let command = alarm.hooks[hookEvent] {
             if alarm.mayRunHooks {

@@ -10,7 +10,7 @@ public enum AlarmWireFormat {
     public enum RequestKey: String, CaseIterable, Sendable {
         case kind, title, duration, snooze, buttonLabel = "button-label", sound, ringLimit = "ring-limit", hooks
         case at, time, weekdays, date, preAlert = "pre-alert", lateLimit = "late-limit", volume, crescendo, metadata
-        case id
+        case id, appIntents = "app-intents", appExecutable = "app-executable"
     }
 
     /// Keys of an alarm returned by `Get`/`List` and carried by signals.
@@ -19,7 +19,7 @@ public enum AlarmWireFormat {
         case sound, ringLimit = "ring-limit", hooks, created, fireTime = "fire-time", phaseDuration = "phase-duration"
         case remaining, alertingSince = "alerting-since"
         case at, time, weekdays, date, lateLimit = "late-limit", followsWallClock = "follows-wall-clock", volume, crescendo
-        case appID = "app-id", metadata
+        case appID = "app-id", metadata, appIntents = "app-intents", appExecutable = "app-executable"
     }
 
     /// Keys of the `GetStatus` reply.
@@ -89,6 +89,7 @@ public enum AlarmWireFormat {
         if !request.hooks.isEmpty {
             dictionary[.hooks] = .stringMap(Dictionary(uniqueKeysWithValues: request.hooks.commands.map { ($0.key.rawValue, $0.value) }))
         }
+        forEachAppIntentField(of: request.appIntents) { key, value in dictionary[RequestKey(rawValue: key.rawValue)!] = value }
         return Dictionary(uniqueKeysWithValues: dictionary.map { ($0.key.rawValue, $0.value) })
     }
 
@@ -133,6 +134,7 @@ public enum AlarmWireFormat {
             lateLimit: try fields.seconds(.lateLimit),
             hooks: try fields.hooks(.hooks),
             metadata: try fields.string(.metadata),
+            appIntents: try fields.appIntents(.appIntents, executable: .appExecutable),
             id: try fields.string(.id).map { text throws(AlarmInputError) in
                 guard let id = UUID(hexText: text) else {
                     throw AlarmInputError("The “id” must be a UUID such as 6f1c2e0a-8d1b-4c55-9f3e-2b7a1d0c9e44 (got “\(AlarmInputError.quotable(text.prefix(64)))”).")
@@ -157,6 +159,19 @@ public enum AlarmWireFormat {
             field(.time, .string(time.description))
             field(.date, .string(date.description))
         }
+    }
+
+    /// The keys that spell an alarm's app intents: `app-intents`, each button's mode (`a{ss}`),
+    /// and `app-executable`.
+    private static func forEachAppIntentField(of intents: AppIntentButtons?, _ field: (AppIntentKey, WireValue) -> Void) {
+        guard let intents else { return }
+        field(.appIntents, .stringMap(Dictionary(uniqueKeysWithValues: intents.modes.map { ($0.key.rawValue, $0.value.rawValue) })))
+        if let executable = intents.executable { field(.appExecutable, .string(executable)) }
+    }
+
+    /// The app-intent keys, shared by requests and alarms.
+    private enum AppIntentKey: String {
+        case appIntents = "app-intents", appExecutable = "app-executable"
     }
 
     /// The schedule keys, shared by requests and alarms.
@@ -200,6 +215,7 @@ public enum AlarmWireFormat {
         if !alarm.hooks.isEmpty {
             put(.hooks, .stringMap(Dictionary(uniqueKeysWithValues: alarm.hooks.commands.map { ($0.key.rawValue, $0.value) })))
         }
+        forEachAppIntentField(of: alarm.appIntents) { key, value in field(key.rawValue, value) }
         switch alarm.state {
         case .scheduled(let fireDate):
             put(.fireTime, .double(fireDate.timeIntervalSince1970))
@@ -263,7 +279,8 @@ public enum AlarmWireFormat {
             state: state,
             createdAt: try fields.required(.created, fields.instant),
             appID: try fields.string(.appID).flatMap { $0 == AppAuthorizations.commandLineAppID ? nil : $0 },
-            metadata: try fields.string(.metadata)
+            metadata: try fields.string(.metadata),
+            appIntents: try fields.appIntents(.appIntents, executable: .appExecutable)
         )
     }
 }
@@ -372,6 +389,32 @@ private struct KeyedFields<Key: RawRepresentable & CaseIterable> where Key.RawVa
             return hooks
         case let other?:
             throw mismatch(key, other, expected: "a map of event to command (a{ss})")
+        }
+    }
+
+    /// The app intents spelled by `key` (each button's mode) and `executableKey`, if any.
+    func appIntents(_ key: Key, executable executableKey: Key) throws(AlarmInputError) -> AppIntentButtons? {
+        let executable = try string(executableKey)
+        switch values[key.rawValue] {
+        case nil:
+            guard executable == nil else {
+                throw AlarmInputError("“\(executableKey.rawValue)” starts an app to perform its intents; it needs “\(key.rawValue)”.")
+            }
+            return nil
+        case .stringMap(let map)?:
+            var modes: [AppIntentButtons.Button: AppIntentButtons.Mode] = [:]
+            for (buttonName, modeName) in map {
+                guard let button = AppIntentButtons.Button(rawValue: buttonName) else {
+                    throw AlarmInputError("Unknown app-intent button “\(AlarmInputError.quotable(buttonName.prefix(64)))”; known buttons: \(AppIntentButtons.Button.allCases.map(\.rawValue).joined(separator: ", ")).")
+                }
+                guard let mode = AppIntentButtons.Mode(rawValue: modeName) else {
+                    throw AlarmInputError("Unknown app-intent mode “\(AlarmInputError.quotable(modeName.prefix(64)))”; known modes: \(AppIntentButtons.Mode.allCases.map(\.rawValue).joined(separator: ", ")).")
+                }
+                modes[button] = mode
+            }
+            return AppIntentButtons(modes: modes, executable: executable)
+        case let other?:
+            throw mismatch(key, other, expected: "a map of button to mode (a{ss})")
         }
     }
 

@@ -17,6 +17,8 @@ public enum AlarmsCall: Sendable, Equatable {
     case getStatus
     /// `Watch()`.
     case watch
+    /// `ReceiveIntents()`.
+    case receiveIntents
     /// `IdentifyApplication(s)`, with the id validated.
     case identifyApplication(String)
     /// `RequestAuthorization()`.
@@ -61,6 +63,7 @@ public enum AlarmsCall: Sendable, Equatable {
         case .get: self = .get(try alarmID(0))
         case .getStatus: self = .getStatus
         case .watch: self = .watch
+        case .receiveIntents: self = .receiveIntents
         case .identifyApplication: self = .identifyApplication(try AppAuthorizations.validatedAppID(try string(0)))
         case .requestAuthorization: self = .requestAuthorization
         case .getAuthorization: self = .getAuthorization
@@ -110,8 +113,8 @@ extension AlarmsMethod {
         case .stop: .stop
         case .countdown: .countdown
         case .secondary: .secondary
-        case .schedule, .list, .listPacked, .get, .getStatus, .watch, .identifyApplication, .requestAuthorization,
-             .getAuthorization, .listAuthorizations, .listApplications, .setAuthorization: nil
+        case .schedule, .list, .listPacked, .get, .getStatus, .watch, .receiveIntents, .identifyApplication,
+             .requestAuthorization, .getAuthorization, .listAuthorizations, .listApplications, .setAuthorization: nil
         }
     }
 

@@ -11,7 +11,7 @@ public enum AlarmsInterface {
     /// The interface name.
     public static let name = "io.github.tocsin.Alarms1"
     /// The value of the `Version` property.
-    public static let version: UInt32 = 4
+    public static let version: UInt32 = 5
     /// Prefix of the agent's D-Bus error names.
     public static let errorPrefix = "io.github.tocsin.Error."
 
@@ -55,6 +55,7 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
     case get = "Get"
     case getStatus = "GetStatus"
     case watch = "Watch"
+    case receiveIntents = "ReceiveIntents"
     case identifyApplication = "IdentifyApplication"
     case requestAuthorization = "RequestAuthorization"
     case getAuthorization = "GetAuthorization"
@@ -66,7 +67,7 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
     public var inArguments: [AlarmsInterface.Argument] {
         switch self {
         case .schedule: [.init(name: "request", signature: "a{sv}")]
-        case .list, .listPacked, .getStatus, .watch, .requestAuthorization, .getAuthorization, .listAuthorizations, .listApplications: []
+        case .list, .listPacked, .getStatus, .watch, .receiveIntents, .requestAuthorization, .getAuthorization, .listAuthorizations, .listApplications: []
         case .identifyApplication: [.init(name: "app_id", signature: "s")]
         case .setAuthorization: [.init(name: "app_id", signature: "s"), .init(name: "state", signature: "s")]
         case .cancel, .pause, .resume, .stop, .countdown, .secondary, .get: [.init(name: "id", signature: "s")]
@@ -84,7 +85,7 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
         case .requestAuthorization, .getAuthorization: [.init(name: "state", signature: "s")]
         case .listAuthorizations: [.init(name: "states", signature: "a{ss}")]
         case .listApplications: [.init(name: "applications", signature: "aa{sv}")]
-        case .identifyApplication, .setAuthorization, .watch: []
+        case .identifyApplication, .setAuthorization, .watch, .receiveIntents: []
         case .cancel, .pause, .resume, .stop, .countdown, .secondary: []
         }
     }

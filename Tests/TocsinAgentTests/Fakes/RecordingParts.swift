@@ -72,6 +72,17 @@ final class RecordingHooks: AlarmHooksRunning {
     }
 }
 
+/// The app intents the agent had performed, and the receivers it was told of.
+final class RecordingAppIntents: AppIntentsDelivering {
+    private(set) var performed: [(button: AppIntentButtons.Button, alarm: UUID, mode: AppIntentButtons.Mode)] = []
+    private(set) var receivers: [(sender: String, appID: String)] = []
+    func perform(_ button: AppIntentButtons.Button, of alarm: Alarm, mode: AppIntentButtons.Mode) {
+        performed.append((button, alarm.id, mode))
+    }
+    func addReceiver(_ sender: String, appID: String) { receivers.append((sender, appID)) }
+    func forget(_ sender: String) { receivers.removeAll { $0.sender == sender } }
+}
+
 /// Signals the agent sent.
 final class RecordingSignals: AgentSignals {
     private(set) var events: [AlarmEvent] = []

@@ -20,12 +20,15 @@ final class KitAgentSession: @unchecked Sendable {
     private let lock = NSLock()
     private var managers: [AlarmManager] = []
 
-    /// Starts a session and the agent (with extra `agentArguments`), waits until it answers, and
-    /// points this process's session bus at it.
-    init(_ label: String, agentArguments: [String] = []) throws {
-        session = try HeadlessSession(label: "kit-\(label)")
+    /// Starts a session (whose bus may start the `activatable` services) and the agent (with
+    /// extra `agentArguments` and `agentEnvironment`), waits until it answers, and points this
+    /// process's session bus at it.
+    init(_ label: String, agentArguments: [String] = [], agentEnvironment: [String: String] = [:],
+         activatable: [String: String] = [:]) throws {
+        session = try HeadlessSession(label: "kit-\(label)", activatable: activatable)
         stateDirectory = session.directory.appendingPathComponent("tocsin-state")
-        agent = try session.launch(try Self.binary("tocsind"), ["--state-dir", stateDirectory.path] + agentArguments)
+        agent = try session.launch(try Self.binary("tocsind"), ["--state-dir", stateDirectory.path] + agentArguments,
+                                   extraEnvironment: agentEnvironment)
         let answered = Self.eventually(timeout: 10) { (try? tocsin("list").status) == 0 }
         guard answered else { throw KitTestError("the agent did not answer within 10 s; its log:\n\(agentLog)") }
         // Overwritten, never unset: unsetenv would move the environment array under threads of

@@ -1,0 +1,149 @@
+import CGLib
+import Foundation
+import GLibSupport
+import TocsinCore
+
+/// The application's `org.freedesktop.Application`, as TocsinKit exports it on the session bus
+/// so that the agent can hand it the presses of its intents' buttons (`ActivateAction`) and
+/// bring it to the front (`Activate`). Lives on the watcher's main-loop thread.
+///
+/// It is exported at the application's object path (`ApplicationBusName`), and the process
+/// takes the application's id as its bus name when the id is one and nobody holds it — what a
+/// `DBusActivatable=true` desktop entry needs, so that activation finds the application there.
+/// Only the agent may call it: a call from anyone else is refused, so no other program can make
+/// the application perform an intent.
+final class ApplicationExport {
+    /// What the agent asked for.
+    struct Handlers {
+        /// Perform the intent of this press.
+        let press: (IntentPress) -> Void
+        /// Bring the application to the front.
+        let activate: () -> Void
+    }
+
+    private static let interfaceName = "org.freedesktop.Application"
+    private static let introspectionXML = """
+        <node>
+          <interface name="org.freedesktop.Application">
+            <method name="Activate"><arg name="platform_data" type="a{sv}" direction="in"/></method>
+            <method name="Open">
+              <arg name="uris" type="as" direction="in"/><arg name="platform_data" type="a{sv}" direction="in"/>
+            </method>
+            <method name="ActivateAction">
+              <arg name="action_name" type="s" direction="in"/><arg name="parameter" type="av" direction="in"/>
+              <arg name="platform_data" type="a{sv}" direction="in"/>
+            </method>
+          </interface>
+        </node>
+        """
+
+    private let connection: OpaquePointer
+    private let box: HandlersBox
+    private var registration: guint = 0
+    private var nameOwnership: guint = 0
+
+    /// Exports the interface for `appID` on the session bus; `nil`, after saying why on standard
+    /// error, when it cannot be (no bus, or the path is taken — a GApplication of the same id in
+    /// this process exports its own there).
+    init?(appID: String, handlers: Handlers) {
+        guard let connection = SessionBus.sharedConnection() else { return nil }
+        self.connection = connection
+        box = HandlersBox(handlers)
+        let path = ApplicationBusName.objectPath(of: appID)
+        var error: UnsafeMutablePointer<GError>?
+        let node = g_dbus_node_info_new_for_xml(Self.introspectionXML, &error)!
+        defer { g_dbus_node_info_unref(node) }
+        var vtable = GDBusInterfaceVTable()
+        vtable.method_call = { connection, sender, _, _, method, parameters, invocation, userData in
+            let box = Unmanaged<HandlersBox>.fromOpaque(userData!).takeUnretainedValue()
+            ApplicationExport.handle(String(cString: method!), parameters: parameters!, sender: sender.map { String(cString: $0) },
+                                     connection: connection!, invocation: invocation!, handlers: box.handlers)
+        }
+        registration = g_dbus_connection_register_object(
+            connection, path, node.pointee.interfaces[0], &vtable, Unmanaged.passRetained(box).toOpaque(),
+            { userData in Unmanaged<HandlersBox>.fromOpaque(userData!).release() }, &error)
+        if registration == 0 {
+            let message = error.map { GLibError(consuming: $0).message } ?? "unknown error"
+            FileHandle.standardError.write(Data("TocsinKit: cannot export \(Self.interfaceName) at \(path) (\(message)); the app's intents cannot be performed in this process.\n".utf8))
+            g_object_unref(UnsafeMutableRawPointer(connection))
+            return nil
+        }
+        if ApplicationBusName.isBusName(appID) {
+            nameOwnership = g_bus_own_name_on_connection(connection, appID, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE, nil, nil, nil, nil)
+        }
+    }
+
+    deinit {
+        if nameOwnership != 0 { g_bus_unown_name(nameOwnership) }
+        g_dbus_connection_unregister_object(connection, registration)
+        g_object_unref(UnsafeMutableRawPointer(connection))
+    }
+
+    private final class HandlersBox {
+        let handlers: Handlers
+        init(_ handlers: Handlers) { self.handlers = handlers }
+    }
+
+    /// Answers a call at once; what it asks for happens afterwards, in the handlers.
+    private static func handle(_ method: String, parameters: OpaquePointer, sender: String?, connection: OpaquePointer,
+                               invocation: OpaquePointer, handlers: Handlers) {
+        guard let sender, isAgent(sender, on: connection) else {
+            g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.AccessDenied", "Only the Tocsin agent may call this application's alarm intents.")
+            return
+        }
+        switch method {
+        case "Activate":
+            g_dbus_method_invocation_return_value(invocation, nil)
+            handlers.activate()
+        case "ActivateAction":
+            let actionName = Variant.string(in: parameters, at: 0)
+            guard actionName == AppIntentButtons.actionName, let press = IntentPress(parameters) else {
+                g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.InvalidArgs", "Unknown action “\(actionName)”.")
+                return
+            }
+            g_dbus_method_invocation_return_value(invocation, nil)
+            handlers.press(press)
+        default:
+            // Open: the application opens no files through TocsinKit.
+            g_dbus_method_invocation_return_value(invocation, nil)
+        }
+    }
+
+    /// Whether `sender` is the agent: the owner of its well-known name.
+    private static func isAgent(_ sender: String, on connection: OpaquePointer) -> Bool {
+        let reply = g_dbus_connection_call_sync(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
+            Variant.tuple([g_variant_new_string(AlarmsInterface.busName)]), nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, nil)
+        guard let reply else { return false }
+        defer { g_variant_unref(reply) }
+        return Variant.string(in: reply, at: 0) == sender
+    }
+}
+
+/// A press of one of the application's intent buttons, as the agent hands it over.
+struct IntentPress: Sendable, Equatable {
+    /// The agent's id of the alarm.
+    let alarmID: UUID
+    /// Which button.
+    let button: AppIntentButtons.Button
+    /// The alarm's metadata (TocsinKit's envelope, with the intents' records).
+    let metadata: String
+
+    /// The press in `ActivateAction`'s arguments `(s, av, a{sv})`: the first `av` element is
+    /// `(alarm id, button, metadata)`.
+    init?(_ arguments: OpaquePointer) {
+        let list = Variant.child(arguments, 1)
+        defer { g_variant_unref(list) }
+        guard g_variant_n_children(list) >= 1 else { return nil }
+        let boxed = g_variant_get_child_value(list, 0)!
+        defer { g_variant_unref(boxed) }
+        let inner = g_variant_get_variant(boxed)!
+        defer { g_variant_unref(inner) }
+        guard String(cString: g_variant_get_type_string(inner)) == "(sss)",
+              let id = UUID(hexText: Variant.string(in: inner, at: 0)),
+              let button = AppIntentButtons.Button(rawValue: Variant.string(in: inner, at: 1)) else { return nil }
+        alarmID = id
+        self.button = button
+        metadata = Variant.string(in: inner, at: 2)
+    }
+}
