@@ -62,6 +62,8 @@ let package = Package(
         // AlarmKit code as Apple writes it, in Swift 5 mode as an Xcode app target: it must build.
         .executableTarget(name: "alarmkit-style", dependencies: ["TocsinKit"], path: "Tests/AlarmKitStyle",
                           swiftSettings: [.swiftLanguageMode(.v5)]),
+        // The same in Swift 6 mode, as a Swift 6 app target writes it.
+        .executableTarget(name: "alarmkit-style-6", dependencies: ["TocsinKit"], path: "Tests/AlarmKitStyleSwift6"),
         .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),
         .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore", "HeadlessSession"]),
         .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeMediaPlayer"),

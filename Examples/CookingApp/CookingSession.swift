@@ -4,9 +4,9 @@ import TocsinKit
 /// Cooks the recipe from its first step to its last: asks for consent, starts step 1, narrates
 /// what the agent announces about this session's timers, and ends when a step is stopped.
 ///
-/// The app only watches: steps 2 and 3 are started by the "Next step" intent (a command the agent
-/// runs), the Linux way of an AlarmKit intent that works while the app is not running. The app
-/// recognises those timers by the session id in their metadata.
+/// Steps 2 and 3 are started by the "Next step" intent (`NextStepIntent`), which this process
+/// performs while it runs — or a process the agent starts, if this one has quit. The app
+/// recognises its timers by the session id in their metadata.
 struct CookingSession {
     let recipe: Recipe
     let quick: Bool

@@ -1,12 +1,10 @@
 import Foundation
 import TocsinKit
 
-/// Starts the timer of one step, configured as an AlarmKit app would: a countdown, then an alert
-/// with a "Next step" button whose intent starts the following step.
-///
-/// The intent is a command that runs this app again (`cooking-app --step N --session …`): the
-/// agent runs it when the button is pressed, so the next step starts even if this app is no
-/// longer running. The last step has no "Next step" button; stopping it ends the session.
+/// Starts the timer of one step, configured as an AlarmKit app does (iOS 26.1 and later): a
+/// countdown, then an alert whose Stop button the system supplies and whose "Next step" button
+/// runs `NextStepIntent` in the app. The last step has no "Next step" button; stopping it ends
+/// the session.
 struct StepTimer {
     let recipe: Recipe
     let session: UUID
@@ -17,12 +15,15 @@ struct StepTimer {
     @discardableResult
     func start(step number: Int) async throws -> Alarm {
         let step = recipe.step(number)
-        var alert = AlarmPresentation.Alert(title: LocalizedStringResource(recipe.title(ofStep: number)))
-        var nextStepIntent: (any LiveActivityIntent)?
-        if !recipe.isLast(number) {
-            alert.secondaryButton = AlarmButton(text: "Next step", textColor: .white, systemImageName: "forward.end.fill")
-            alert.secondaryButtonBehavior = .custom
-            nextStepIntent = .command(startCommand(forStep: number + 1))
+        let title = LocalizedStringResource(recipe.title(ofStep: number))
+        let alert: AlarmPresentation.Alert
+        var nextStep: NextStepIntent?
+        if recipe.isLast(number) {
+            alert = AlarmPresentation.Alert(title: title)
+        } else {
+            let nextStepButton = AlarmButton(text: "Next step", textColor: .white, systemImageName: "forward.end.fill")
+            alert = AlarmPresentation.Alert(title: title, secondaryButton: nextStepButton, secondaryButtonBehavior: .custom)
+            nextStep = NextStepIntent(session: session, step: number + 1, quick: quick)
         }
         let presentation = AlarmPresentation(
             alert: alert,
@@ -31,19 +32,6 @@ struct StepTimer {
         let attributes = AlarmAttributes(presentation: presentation, metadata: CookingStep(session: session, number: number), tintColor: Color.orange)
         return try await manager.schedule(
             id: Alarm.ID(),
-            configuration: .timer(duration: step.duration, attributes: attributes, secondaryIntent: nextStepIntent))
-    }
-
-    /// The shell command that starts step `number` of this session: this very executable, with `--step`.
-    private func startCommand(forStep number: Int) -> String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var words = [executable, "--step", String(number), "--session", session.uuidString]
-        if quick { words.append("--quick") }
-        return words.map(Self.shellQuoted).joined(separator: " ")
-    }
-
-    /// `word` in single quotes, safe for `/bin/sh` whatever it contains.
-    private static func shellQuoted(_ word: String) -> String {
-        "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+            configuration: .timer(duration: step.duration, attributes: attributes, secondaryIntent: nextStep))
     }
 }

@@ -1,5 +1,6 @@
 // A cooking app written with TocsinKit the way an iOS app uses AlarmKit: a recipe of three timed
-// steps, each a timer whose "Next step" button starts the next. See Examples/README.md.
+// steps, each a timer whose "Next step" button (a LiveActivityIntent) starts the next. See
+// Examples/README.md.
 import Foundation
 import TocsinKit
 
@@ -15,20 +16,19 @@ do throws(UsageError) {
     exit(0)
 }
 
-let recipe = Recipe.spaghetti(quick: options.quick)
 switch options.mode {
 case .cook:
-    exit(await CookingSession(recipe: recipe, quick: options.quick, manager: .shared).run())
-case .startStep(let number, let session):
-    guard number <= recipe.steps.count else {
-        FileHandle.standardError.write(Data("cooking-app: the recipe has \(recipe.steps.count) steps\n".utf8))
-        exit(2)
-    }
-    do {
-        let alarm = try await StepTimer(recipe: recipe, session: session, quick: options.quick, manager: .shared).start(step: number)
-        say("Started \(recipe.title(ofStep: number)) (\(alarm.id)).")
-    } catch {
-        FileHandle.standardError.write(Data("cooking-app: could not start step \(number): \(error)\n".utf8))
+    exit(await CookingSession(recipe: Recipe.spaghetti(quick: options.quick), quick: options.quick, manager: .shared).run())
+case .performIntents:
+    // AlarmManager.shared takes the press as it is made; the intent starts the next step.
+    // Leave once that step's timer is set, or after half a minute if none comes.
+    let events = AlarmManager.shared.alarmEvents
+    Task {
+        try await Task.sleep(for: .seconds(30))
         exit(1)
+    }
+    for await event in events where event.kind == .scheduled {
+        if let step = event.alarm.metadata(as: CookingStep.self) { say("Started step \(step.number) for Tocsin.") }
+        exit(0)
     }
 }

@@ -70,7 +70,7 @@ public final class AlarmManager: Sendable {
         agent = AgentLink(appID: appID)
         watcher = AgentWatcher(appID: appID)
         // Started by the agent to perform one of the app's intents: take it at once.
-        if CommandLine.arguments.contains(AppIntentButtons.launchArgument) { startListening() }
+        if Self.wasStartedForIntents { startListening() }
     }
 
     deinit {

@@ -113,6 +113,14 @@ extension AlarmManager {
         watcher.startIfNeeded()
     }
 
+    /// The argument the agent starts the application's program with to perform one of its
+    /// intents while it was not running: Tocsin's addition. The app recognises it, uses
+    /// `AlarmManager` (which then takes the press at once) and may stay out of sight.
+    public static let intentsLaunchArgument = AppIntentButtons.launchArgument
+
+    /// Whether this process was started by the agent to perform an intent.
+    public static var wasStartedForIntents: Bool { CommandLine.arguments.contains(intentsLaunchArgument) }
+
     /// The agent's requests to bring the application to the front, from now on — when the
     /// intent of a pressed button has `openAppWhenRun` (or `supportedModes` with
     /// `.foreground`): Tocsin's addition, as a Linux application raises its own window (with

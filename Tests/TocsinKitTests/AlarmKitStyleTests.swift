@@ -57,6 +57,38 @@ extension TocsinKitTests {
             #expect(app.standardOutput().contains("alarms: []"))
         }
 
+        @Test func ofTwoRunningProcessesOfTheAppTheOldestAloneIsHandedThePress() async throws {
+            let fixture = try KitAgentSession("alarmkit-two")
+            let first = try fixture.session.launch(try KitAgentSession.binary("alarmkit-style"), ["timer", "2"])
+            try await Self.allow("alarmkit-style", in: fixture)
+            #expect(KitAgentSession.eventually(timeout: 5) { first.standardOutput().contains("scheduled ") })
+            let second = try fixture.session.launch(try KitAgentSession.binary("alarmkit-style"), ["timer", "600"])
+            #expect(KitAgentSession.eventually(timeout: 5) { second.standardOutput().contains("scheduled ") })
+
+            try await fixture.click("Repeat", on: try await Self.foodReadyAlert(in: fixture))
+            #expect(KitAgentSession.eventually(timeout: 5) { first.standardOutput().contains("RepeatIntent performed for ") },
+                    "\(first.standardOutput())\n\(fixture.agentLog)")
+            try await Task.sleep(for: .seconds(1))
+            let performed = (first.standardOutput() + second.standardOutput()).components(separatedBy: "RepeatIntent performed").count - 1
+            #expect(performed == 1, "once, in one process:\n\(first.standardOutput())\n\(second.standardOutput())")
+
+            for alarm in try fixture.listedAlarms() {
+                #expect(try fixture.tocsin("cancel", try #require(alarm["id"] as? String)).status == 0)
+            }
+            for app in [first, second] {
+                let status = try await offThread { app.waitForExit(timeout: .seconds(10)) }
+                #expect(status == 0, "\(app.standardOutput())\n\(app.standardError())")
+            }
+        }
+
+        @Test func theSwift6FormSchedulesObservesAndCancels() async throws {
+            let fixture = try KitAgentSession("alarmkit-style-6")
+            #expect(try fixture.tocsin("auth", "grant", "alarmkit-style-6").status == 0)
+            let run = try fixture.session.run(try KitAgentSession.binary("alarmkit-style-6"), [], timeout: .seconds(20))
+            #expect(run.status == 0, "\(run)")
+            #expect(run.stdout.contains(" countdown\nobserved countdown\ncancelled\n"), "\(run)")
+        }
+
         @Test func anAppThatIsNotRunningIsStartedByItsProgramAndPerformsTheIntent() async throws {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("alarmkit-style-\(UUID()).out")
             defer { try? FileManager.default.removeItem(at: output) }
