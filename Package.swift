@@ -64,6 +64,8 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v5)]),
         // The same in Swift 6 mode, as a Swift 6 app target writes it.
         .executableTarget(name: "alarmkit-style-6", dependencies: ["TocsinKit"], path: "Tests/AlarmKitStyleSwift6"),
+        // An app built on GIO's GApplication (as GTK apps are) that uses TocsinKit.
+        .executableTarget(name: "gapplication-style", dependencies: ["TocsinKit", "CGLib"], path: "Tests/GApplicationStyle"),
         .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),
         .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore", "HeadlessSession"]),
         .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeMediaPlayer"),

@@ -64,8 +64,7 @@ final class AgentSignalReceiver {
             try client.identifyApplication(appID)
             // Registered before listing, so no change falls between the list and the signals.
             try client.registerAsWatcher()
-            // An agent older than ReceiveIntents (interface version 5) cannot hand presses over.
-            if applicationExport != nil { try? client.receiveIntents() }
+            offerToReceiveIntents()
             alarms = try client.alarms().filter { $0.owner == appID }
             hasListed = true
             outputs.snapshots.send(alarms.map(AlarmTranslation.kitAlarm))
@@ -73,6 +72,23 @@ final class AgentSignalReceiver {
         } catch {
             // The agent went away again or refused: its next appearance reloads.
         }
+    }
+
+    /// Tells the agent this process takes the application's intents, once it can be reached (a
+    /// joined GApplication once it is registered). An agent older than `ReceiveIntents`
+    /// (interface version 5) cannot hand presses over, and refuses the call.
+    private func offerToReceiveIntents() {
+        guard let applicationExport, let client else { return }
+        guard applicationExport.isReachable else {
+            // On the GApplication's main context: a client of its own, as a client keeps to one thread.
+            applicationExport.whenRegistered { [appID] in
+                guard let late = try? TocsinClient() else { return }
+                try? late.identifyApplication(appID)
+                try? late.receiveIntents()
+            }
+            return
+        }
+        try? client.receiveIntents()
     }
 
     /// Reads the application's alarms again and sends them if they differ from the last

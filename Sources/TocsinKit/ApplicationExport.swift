@@ -12,6 +12,13 @@ import TocsinCore
 /// `DBusActivatable=true` desktop entry needs, so that activation finds the application there.
 /// Only the agent may call it: a call from anyone else is refused, so no other program can make
 /// the application perform an intent.
+///
+/// A GTK or GIO application already has its `org.freedesktop.Application`: its `GApplication`
+/// exports one at the same path on the same connection, which a second one would take from it.
+/// When the process has a default `GApplication` of the same id, TocsinKit adds its action
+/// (`tocsin-perform-intent`) to that application's actions instead, and `Activate` is the
+/// application's own (its "activate" signal raises its window). Create the `GApplication`
+/// before using `AlarmManager`.
 final class ApplicationExport {
     /// What the agent asked for.
     struct Handlers {
@@ -41,14 +48,20 @@ final class ApplicationExport {
     private let box: HandlersBox
     private var registration: guint = 0
     private var nameOwnership: guint = 0
+    /// The GApplication whose actions took TocsinKit's, with the action.
+    private var joined: (application: OpaquePointer, action: OpaquePointer)?
 
-    /// Exports the interface for `appID` on the session bus; `nil`, after saying why on standard
-    /// error, when it cannot be (no bus, or the path is taken — a GApplication of the same id in
-    /// this process exports its own there).
+    /// Exports the interface for `appID` on the session bus, or joins the process's
+    /// GApplication of that id; `nil`, after saying why on standard error, when neither can be
+    /// done (no bus, or the path is taken by something else).
     init?(appID: String, handlers: Handlers) {
         guard let connection = SessionBus.sharedConnection() else { return nil }
         self.connection = connection
         box = HandlersBox(handlers)
+        if let application = Self.defaultApplication(withID: appID) {
+            joined = (application, Self.addAction(to: application, box: box))
+            return
+        }
         let path = ApplicationBusName.objectPath(of: appID)
         var error: UnsafeMutablePointer<GError>?
         let node = g_dbus_node_info_new_for_xml(Self.introspectionXML, &error)!
@@ -74,9 +87,68 @@ final class ApplicationExport {
     }
 
     deinit {
+        if let joined {
+            g_action_map_remove_action(joined.application, AppIntentButtons.actionName)
+            g_object_unref(UnsafeMutableRawPointer(joined.action))
+            g_object_unref(UnsafeMutableRawPointer(joined.application))
+        }
         if nameOwnership != 0 { g_bus_unown_name(nameOwnership) }
-        g_dbus_connection_unregister_object(connection, registration)
+        if registration != 0 { g_dbus_connection_unregister_object(connection, registration) }
         g_object_unref(UnsafeMutableRawPointer(connection))
+    }
+
+    /// Whether the agent can reach the application now: a joined GApplication only once it is
+    /// registered on the bus (`g_application_run` registers it), as its object is exported then.
+    var isReachable: Bool {
+        guard let joined else { return true }
+        return g_application_get_is_registered(UnsafeMutablePointer(joined.application)) != 0
+    }
+
+    /// Calls `body` once, on the GApplication's main context, when a joined GApplication that
+    /// was not registered yet registers; never otherwise.
+    func whenRegistered(_ body: @escaping () -> Void) {
+        guard let joined, !isReachable else { return }
+        let callback = RegistrationBox(body)
+        g_signal_connect_data(UnsafeMutableRawPointer(joined.application), "notify::is-registered",
+                              unsafeBitCast(Self.registrationChanged, to: GCallback.self), Unmanaged.passRetained(callback).toOpaque(),
+                              { box, _ in Unmanaged<RegistrationBox>.fromOpaque(box!).release() }, GConnectFlags(rawValue: 0))
+    }
+
+    private final class RegistrationBox {
+        var body: (() -> Void)?
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    private static let registrationChanged: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { application, _, userData in
+        let box = Unmanaged<RegistrationBox>.fromOpaque(userData!).takeUnretainedValue()
+        guard g_application_get_is_registered(application?.assumingMemoryBound(to: GApplication.self)) != 0, let body = box.body else { return }
+        box.body = nil
+        body()
+    }
+
+    /// The process's default GApplication, referenced, if its id is `appID`.
+    private static func defaultApplication(withID appID: String) -> OpaquePointer? {
+        guard let application = g_application_get_default(), let id = g_application_get_application_id(application),
+              String(cString: id) == appID else { return nil }
+        g_object_ref(UnsafeMutableRawPointer(application))
+        return OpaquePointer(application)
+    }
+
+    /// Adds the `tocsin-perform-intent` action, taking `(alarm id, button, metadata)`, to
+    /// `application`'s actions; returns it.
+    private static func addAction(to application: OpaquePointer, box: HandlersBox) -> OpaquePointer {
+        let action = g_simple_action_new(AppIntentButtons.actionName, Variant.type("(sss)"))!
+        g_signal_connect_data(UnsafeMutableRawPointer(action), "activate", unsafeBitCast(actionActivated, to: GCallback.self),
+                              Unmanaged.passRetained(box).toOpaque(),
+                              { box, _ in Unmanaged<HandlersBox>.fromOpaque(box!).release() }, GConnectFlags(rawValue: 0))
+        g_action_map_add_action(application, action)
+        return action
+    }
+
+    private static let actionActivated: @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void = { _, parameter, userData in
+        let box = Unmanaged<HandlersBox>.fromOpaque(userData!).takeUnretainedValue()
+        guard let parameter, let press = IntentPress(press: parameter) else { return }
+        box.handlers.press(press)
     }
 
     private final class HandlersBox {
@@ -139,11 +211,16 @@ struct IntentPress: Sendable, Equatable {
         defer { g_variant_unref(boxed) }
         let inner = g_variant_get_variant(boxed)!
         defer { g_variant_unref(inner) }
-        guard String(cString: g_variant_get_type_string(inner)) == "(sss)",
-              let id = UUID(hexText: Variant.string(in: inner, at: 0)),
-              let button = AppIntentButtons.Button(rawValue: Variant.string(in: inner, at: 1)) else { return nil }
+        self.init(press: inner)
+    }
+
+    /// The press in `(alarm id, button, metadata)`.
+    init?(press: OpaquePointer) {
+        guard String(cString: g_variant_get_type_string(press)) == "(sss)",
+              let id = UUID(hexText: Variant.string(in: press, at: 0)),
+              let button = AppIntentButtons.Button(rawValue: Variant.string(in: press, at: 1)) else { return nil }
         alarmID = id
         self.button = button
-        metadata = Variant.string(in: inner, at: 2)
+        metadata = Variant.string(in: press, at: 2)
     }
 }

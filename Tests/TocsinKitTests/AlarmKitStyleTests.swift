@@ -81,6 +81,23 @@ extension TocsinKitTests {
             }
         }
 
+        @Test func aGApplicationTakesThePressThroughItsOwnInterfaceAndIsRaised() async throws {
+            let appID = "org.example.GApplicationStyle"
+            let fixture = try KitAgentSession("gapplication")
+            #expect(try fixture.tocsin("auth", "grant", appID).status == 0)
+            let app = try fixture.session.launch(try KitAgentSession.binary("gapplication-style"), [], extraEnvironment: ["TOCSIN_APP_ID": appID])
+            let alert = try await fixture.notification(titled: "Write it down", timeout: .seconds(15)) { $0.actions.first?.label == "Stop" }
+            #expect(alert.actions.map(\.label) == ["Stop", "Note"])
+            try await fixture.click("Note", on: alert)
+            #expect(KitAgentSession.eventually(timeout: 5) { app.standardOutput().contains("NoteIntent performed: buy basil") },
+                    "\(app.standardOutput())\n\(app.standardError())\n\(fixture.agentLog)")
+            // Once as GApplication starts, once more for openAppWhenRun (the agent's Activate).
+            #expect(KitAgentSession.eventually(timeout: 5) { app.standardOutput().components(separatedBy: "activated\n").count - 1 == 2 },
+                    "\(app.standardOutput())")
+            #expect(!app.standardError().contains("cannot export"), "TocsinKit joined the GApplication: \(app.standardError())")
+            #expect(fixture.agentLog.contains("“\(appID)” took the secondary intent of “Write it down”."))
+        }
+
         @Test func theSwift6FormSchedulesObservesAndCancels() async throws {
             let fixture = try KitAgentSession("alarmkit-style-6")
             #expect(try fixture.tocsin("auth", "grant", "alarmkit-style-6").status == 0)
