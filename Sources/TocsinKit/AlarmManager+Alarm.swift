@@ -3,13 +3,9 @@ import Foundation
 extension AlarmManager {
     /// An alarm or timer of this application, as the agent holds it now — AlarmKit's `Alarm`.
     ///
-    /// It is declared inside `AlarmManager` for now because the `tocsin` command line imports both
-    /// TocsinKit and TocsinCore, whose own `Alarm` a top-level `Alarm` here would make ambiguous.
-    /// Until TocsinKit exports the name itself, an app writes once:
-    ///
-    /// ```swift
-    /// typealias Alarm = AlarmManager.Alarm
-    /// ```
+    /// Declared inside `AlarmManager` so that code importing both TocsinKit and TocsinCore (the
+    /// `tocsin` command line) can tell it from TocsinCore's `Alarm`; apps write `Alarm`, as in
+    /// AlarmKit, through the top-level typealias (AlarmKitName.swift).
     public struct Alarm: Identifiable, Codable, Hashable, Sendable {
         /// An alarm's id: the UUID given to `AlarmManager.schedule(id:configuration:)`.
         public typealias ID = UUID
