@@ -124,6 +124,26 @@ extension TocsinKitTests {
             #expect(try fixture.listedAlarms().map { $0["state"] as? String } == ["countdown"], "snoozed once, by the press")
         }
 
+        @Test func aProgramThatIsGoneIsReportedAndThePressStillCounts() async throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("alarmkit-gone-\(UUID())")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let copy = directory.appendingPathComponent("alarmkit-style")
+            try FileManager.default.copyItem(at: try KitAgentSession.binary("alarmkit-style").resolvingSymlinksInPath(), to: copy)
+            let fixture = try KitAgentSession("alarmkit-gone")
+            let app = try fixture.session.launch(copy, ["timer-and-exit", "2"])
+            try await Self.allow("alarmkit-style", in: fixture)
+            _ = try await Self.scheduledID(by: app)
+            try FileManager.default.removeItem(at: copy)
+
+            try await fixture.click("Repeat", on: try await Self.foodReadyAlert(in: fixture))
+            let reported = KitAgentSession.eventually(timeout: 5) {
+                fixture.agentLog.contains("The secondary intent of “Food Ready!” was not performed: “alarmkit-style” could not be started: ")
+            }
+            #expect(reported, "\(fixture.agentLog)")
+            #expect(try fixture.listedAlarms().map { $0["state"] as? String } == ["countdown"], "the press itself snoozed the alarm")
+        }
+
         @Test func aDBusActivatableAppIsStartedByTheBusAndPerformsTheIntent() async throws {
             let appID = "org.example.AlarmKitStyle"
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("alarmkit-style-\(UUID()).out")
