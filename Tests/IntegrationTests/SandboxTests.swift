@@ -14,8 +14,8 @@ import Testing
         let agent: AgentSession
         let sandbox: FlatpakLikeSandbox
 
-        init(_ label: String, appID: String? = SandboxTests.appID) throws {
-            agent = try AgentSession(label)
+        init(_ label: String, appID: String? = SandboxTests.appID, agentEnvironment: [String: String] = [:]) throws {
+            agent = try AgentSession(label, agentEnvironment: agentEnvironment)
             sandbox = try FlatpakLikeSandbox(appID: appID, directory: agent.session.directory.appendingPathComponent("sandbox"))
         }
 
@@ -64,6 +64,57 @@ import Testing
             let id = result.stdout.firstMatch(of: /'([0-9a-f-]{36})'/).map { String($0.1) }
             return try #require(id, "gdbus printed no id: \(result.stdout)")
         }
+    }
+
+    /// `word` in single quotes, for a generated shell script.
+    static func shellQuoted(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    /// An app in the sandbox whose intent's button is pressed after it quit: the agent starts it
+    /// again through its sandbox — `flatpak run <its id> --tocsin-intents` — never by the program
+    /// path it registered. Flatpak itself cannot run here (it needs a runtime from a remote), so
+    /// a `flatpak` on the agent's PATH does what `flatpak run` does with it: it starts the app in
+    /// the same bubblewrap sandbox, and records how it was called.
+    @Test func aSandboxedAppIsStartedAgainThroughItsSandboxToPerformAnIntent() throws {
+        let shims = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-flatpak-\(UUID())")
+        try FileManager.default.createDirectory(at: shims, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: shims) }
+        let path = shims.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let fixture = try Fixture("sandbox-intents", agentEnvironment: ["PATH": path])
+        let app = try AgentSession.binary("alarmkit-style")
+        let readOnly = [app.path] + FlatpakLikeSandbox.libraryDirectories(of: app)
+        let identity = ["/usr/bin/env", "FLATPAK_ID=\(Self.appID)", "ALARMKIT_STYLE_OUTPUT=\(FlatpakLikeSandbox.appFilesInside)/started.out", app.path]
+        let calls = shims.appendingPathComponent("calls")
+        let started = fixture.sandbox.bwrapArguments(running: identity, busSocket: try fixture.busSocket, readOnly: readOnly)
+        let script = """
+            #!/bin/sh
+            echo "$@" >> \(Self.shellQuoted(calls.path))
+            [ "$1" = run ] && [ "$2" = \(Self.shellQuoted(Self.appID)) ] || exit 1
+            shift 2
+            exec \(([FlatpakLikeSandbox.bwrap.path] + started).map(Self.shellQuoted).joined(separator: " ")) "$@"
+
+            """
+        let flatpak = shims.appendingPathComponent("flatpak")
+        try script.write(to: flatpak, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: flatpak.path)
+
+        #expect(try fixture.agent.tocsin("auth", "grant", Self.appID).status == 0)
+        let scheduling = try fixture.session.run(
+            FlatpakLikeSandbox.bwrap,
+            fixture.sandbox.bwrapArguments(running: identity + ["timer-and-exit", "2"], busSocket: try fixture.busSocket, readOnly: readOnly))
+        #expect(scheduling.status == 0, "\(scheduling)")
+        let alert = try fixture.agent.waitForNotification(titled: "Food Ready!", timeout: .seconds(15)) { $0.urgency == 2 }
+        _ = try fixture.session.clickAction(label: "Repeat", onNotification: alert.id)
+
+        let output = fixture.sandbox.appFiles.appendingPathComponent("started.out")
+        let performed = fixture.agent.eventually(timeout: 15) {
+            ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("RepeatIntent performed for ")
+        }
+        #expect(performed, "the app started in its sandbox printed: \((try? String(contentsOf: output, encoding: .utf8)) ?? "nothing")\n\(fixture.agent.agentLog)")
+        #expect((try? String(contentsOf: calls, encoding: .utf8)) == "run \(Self.appID) --tocsin-intents\n")
+        #expect(fixture.agent.agentLog.contains("Starting “\(Self.appID)” (flatpak run \(Self.appID) --tocsin-intents) for the secondary intent of “Food Ready!”."))
+        #expect(!fixture.agent.agentLog.contains("Starting “\(Self.appID)” (/"), "no program path the sandboxed app registered was run")
     }
 
     @Test func hooksFromASandboxAreRefusedAndNeverRunOutsideIt() throws {
