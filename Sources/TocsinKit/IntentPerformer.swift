@@ -21,9 +21,9 @@ final class IntentPerformer: Sendable {
 
     private let listening = Mutex<Task<Void, Never>?>(nil)
 
-    /// The press being answered, while its intent is performed: the agent's id of the alarm, the
-    /// app's id of it, and the button.
-    @TaskLocal static var answering: (agentID: UUID, alarm: UUID, button: AppIntentButtons.Button)?
+    /// The press being answered, while its intent is performed: the app's id of the alarm, and
+    /// the button.
+    @TaskLocal static var answering: (alarm: UUID, button: AppIntentButtons.Button)?
 
     /// Starts performing the intents of the presses in `presses`, unless started already.
     func startIfNeeded(_ presses: @Sendable () -> AsyncStream<IntentPress>) {
@@ -56,7 +56,7 @@ final class IntentPerformer: Sendable {
         }
         do {
             let intent = try record.makeIntent()
-            try await Self.$answering.withValue((press.alarmID, alarmID, press.button)) {
+            try await Self.$answering.withValue((alarmID, press.button)) {
                 _ = try await intent.perform()
             }
         } catch {
