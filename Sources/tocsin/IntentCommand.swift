@@ -8,24 +8,24 @@ struct IntentCommand {
     let name: String
     let intent: AlarmIntent
     let summary: String
-    /// Without an id, act on every ringing alarm (stop and snooze), or require an id.
+    /// Without an id, act on every ringing alarm (stop and snooze), or on the one on screen that
+    /// can take the intent (pause, resume, cancel).
     let actsOnRingingWithoutID: Bool
 
     static let all = [
-        IntentCommand(name: "pause", intent: .pause, summary: "pause a counting-down timer", actsOnRingingWithoutID: false),
-        IntentCommand(name: "resume", intent: .resume, summary: "resume a paused timer", actsOnRingingWithoutID: false),
-        IntentCommand(name: "cancel", intent: .cancel, summary: "remove an alarm or timer, whatever its state", actsOnRingingWithoutID: false),
+        IntentCommand(name: "pause", intent: .pause, summary: "pause a counting-down timer (the only one without ID)", actsOnRingingWithoutID: false),
+        IntentCommand(name: "resume", intent: .resume, summary: "resume a paused timer (the only one without ID)", actsOnRingingWithoutID: false),
+        IntentCommand(name: "cancel", intent: .cancel, summary: "remove an alarm or timer, whatever its state (the only one on screen without ID)", actsOnRingingWithoutID: false),
         IntentCommand(name: "stop", intent: .stop, summary: "stop a ringing alarm (all ringing ones without ID)", actsOnRingingWithoutID: true),
         IntentCommand(name: "snooze", intent: .countdown, summary: "snooze a ringing alarm (all ringing ones without ID)", actsOnRingingWithoutID: true),
     ]
 
     var help: String {
-        let idPart = actsOnRingingWithoutID ? "[ID]" : "ID"
         let noID = actsOnRingingWithoutID
             ? "\nWithout ID it acts on every alarm that is ringing, which makes it a good keyboard\nshortcut: bind “tocsin \(name)” in your desktop's keyboard settings.\n"
-            : ""
+            : "\nWithout ID it acts on the one alarm or timer on screen (counting down, paused or\nringing) that can be \(intent.pastParticiple), and lists the candidates when there are\nseveral: a keyboard shortcut or a panel button can bind “tocsin \(name)”.\n"
         return """
-            Usage: tocsin \(name) \(idPart)
+            Usage: tocsin \(name) [ID]
 
             Asks the agent to \(intent.verb) the alarm or timer ID (any unique prefix of its id).
             \(noID)
@@ -38,13 +38,30 @@ struct IntentCommand {
         let parsed = try ParsedArguments(arguments, command: name)
         let client: TocsinClient
         do { client = try TocsinClient() } catch { throw CommandError(error) }
-        if parsed.positionals.isEmpty && actsOnRingingWithoutID {
-            try runOnRinging(client)
+        if parsed.positionals.isEmpty {
+            if actsOnRingingWithoutID { try runOnRinging(client) } else { try runOnTheOneOnScreen(client) }
             return
         }
         try parsed.expectPositionals(["ID"], command: name)
         let alarm = try AlarmResolver(client: client).alarm(named: parsed.positionals[0])
         do { try client.perform(intent, on: alarm.id) } catch { throw CommandError(error) }
+    }
+
+    /// The intent on the one alarm on screen that can take it (`IntentTarget`).
+    private func runOnTheOneOnScreen(_ client: TocsinClient) throws(CommandError) {
+        let alarms: [Alarm]
+        do { alarms = try client.alarms() } catch { throw CommandError(error) }
+        let now = Date()
+        switch IntentTarget.of(intent, among: alarms, now: now) {
+        case .one(let alarm):
+            do { try client.perform(intent, on: alarm.id) } catch { throw CommandError(error) }
+            Output.note(done(alarm))
+        case .none(let needs):
+            throw .refused("Nothing is \(needs), so there is nothing to \(intent.verb); give an ID (see “tocsin list”).")
+        case .several(let candidates):
+            let listed = candidates.map { "  \(AlarmText.shortID($0.id))  “\($0.title)”, \(AlarmText.status(of: $0, at: now))" }.joined(separator: "\n")
+            throw .usage("\(candidates.count) alarms could be \(intent.pastParticiple); give one's ID (or a unique prefix of it):\n\(listed)", command: name)
+        }
     }
 
     private func runOnRinging(_ client: TocsinClient) throws(CommandError) {
@@ -54,10 +71,15 @@ struct IntentCommand {
         for alarm in ringing {
             do {
                 try client.perform(intent, on: alarm.id)
-                Output.note("\(name == "stop" ? "Stopped" : "Snoozed") “\(alarm.title)” (\(AlarmText.shortID(alarm.id))).")
+                Output.note(done(alarm))
             } catch {
                 throw CommandError(error)
             }
         }
+    }
+
+    /// "Paused “Pasta” (3f2b8c1e)."
+    private func done(_ alarm: Alarm) -> String {
+        "\(intent.pastParticiple.prefix(1).uppercased())\(intent.pastParticiple.dropFirst()) “\(alarm.title)” (\(AlarmText.shortID(alarm.id)))."
     }
 }

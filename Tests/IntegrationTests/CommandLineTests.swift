@@ -18,6 +18,37 @@ import Testing
         #expect(agentHelp.status == 0 && agentHelp.stdout.hasPrefix("Usage: tocsind"))
     }
 
+    /// What a keyboard shortcut or a panel button runs: `tocsin pause`, `resume` and `cancel`
+    /// without an id act on the one timer on screen that can take them; a waiting alarm is never
+    /// their target, and several candidates are listed instead of guessed between.
+    @Test func pauseResumeAndCancelWithoutAnIDActOnTheOneOnScreen() throws {
+        let fixture = try AgentSession("no-id")
+        let wakeUp = try fixture.setAlarm("07:00", "--title", "Wake up")
+        let pasta = try fixture.startTimer("10m", "--title", "Pasta")
+        let paused = try fixture.tocsin("pause")
+        #expect(paused.status == 0, "\(paused)")
+        #expect(paused.stderr.contains("Paused “Pasta” (\(pasta.prefix(8)))."), "\(paused.stderr)")
+        #expect(try fixture.alarm(pasta)?.string("state") == "paused")
+        let nothing = try fixture.tocsin("pause")
+        #expect(nothing.status == 1 && nothing.stderr.contains("Nothing is counting down, so there is nothing to pause"), "\(nothing)")
+        #expect(try fixture.tocsin("resume").status == 0)
+        #expect(try fixture.alarm(pasta)?.string("state") == "countdown")
+
+        let tea = try fixture.startTimer("3m", "--title", "Tea")
+        let ambiguous = try fixture.tocsin("pause")
+        #expect(ambiguous.status == 2, "\(ambiguous)")
+        #expect(ambiguous.stderr.contains("2 alarms could be paused; give one's ID"), "\(ambiguous.stderr)")
+        #expect(ambiguous.stderr.contains("  \(pasta.prefix(8))  “Pasta”, ") && ambiguous.stderr.contains("  \(tea.prefix(8))  “Tea”, "), "\(ambiguous.stderr)")
+        #expect(try fixture.alarms().compactMap { $0.string("state") }.sorted() == ["countdown", "countdown", "scheduled"], "nothing was paused")
+
+        #expect(try fixture.tocsin("cancel", tea).status == 0)
+        #expect(try fixture.tocsin("cancel").status == 0)
+        let left = try fixture.alarms()
+        #expect(left.map { $0.string("id") } == [wakeUp], "the waiting alarm is no target of cancel without an id: \(left)")
+        let noTimer = try fixture.tocsin("cancel")
+        #expect(noTimer.status == 1 && noTimer.stderr.contains("Nothing is counting down, paused or ringing"), "\(noTimer)")
+    }
+
     @Test func watchPrintsEachChangeAsItHappens() throws {
         let fixture = try AgentSession("watch")
         let watch = try fixture.startWatching("watch")

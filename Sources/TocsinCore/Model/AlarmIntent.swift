@@ -26,6 +26,20 @@ public enum AlarmIntent: String, Sendable, Codable, CaseIterable {
     }
 }
 
+extension AlarmIntent {
+    /// What the alarm is after the intent, for messages ("paused", "snoozed").
+    public var pastParticiple: String {
+        switch self {
+        case .pause: "paused"
+        case .resume: "resumed"
+        case .cancel: "cancelled"
+        case .stop: "stopped"
+        case .countdown: "snoozed"
+        case .secondary: "answered"
+        }
+    }
+}
+
 extension AlarmStateName {
     /// How the state reads in a sentence: "it is ringing".
     public var phrase: String {
