@@ -8,22 +8,44 @@ enum WatchCommand: Command {
     static let name = "watch"
     static let summary = "print every change of every alarm as it happens"
     static let help = """
-        Usage: tocsin watch [--json]
+        Usage: tocsin watch [--json | --format waybar|i3blocks|polybar]
 
         Prints one line per change (scheduled, paused, resumed, fired, snoozed, stopped,
         cancelled, secondary, unacknowledged) until interrupted. Keeps watching when the agent
         restarts, and says when it stops or comes back.
 
-          --json   one JSON object per line: {"time":…, "event":…, "alarm":{…}}; when the agent
-                   goes away or returns: {"time":…, "event":"agent-stopped"|"agent-started"}
+          --json            one JSON object per line: {"time":…, "event":…, "alarm":{…}}; when the
+                            agent goes away or returns: {"time":…, "event":"agent-stopped"|"agent-started"}
+          --format FORMAT   what a status bar shows instead: the nearest countdown ("Pasta 2:59"),
+                            what rings ("🔔 Pasta") or what is paused, a line each time it changes
+                            (each second while something counts down; one idle line otherwise).
+                            waybar: {"text", "tooltip", "class", "alt", "percentage"}, with
+                            "return-type": "json"; i3blocks (interval=persist) and polybar
+                            (tail = true): the text. Bind a click to “tocsin stop”.
         """
 
     static func run(_ arguments: [String]) throws(CommandError) {
-        let parsed = try ParsedArguments(arguments, command: name, flags: ["--json"])
+        let parsed = try ParsedArguments(arguments, command: name, options: ["--format"], flags: ["--json"])
         try parsed.expectPositionals([], command: name)
         let json = parsed.flags.contains("--json")
+        var panelFormat: PanelFormat?
+        if let formatName = parsed.values["--format"] {
+            guard let format = PanelFormat(rawValue: formatName) else {
+                throw .usage("Unknown format “\(formatName)”; known formats: \(PanelFormat.allCases.map(\.rawValue).joined(separator: ", ")).", command: name)
+            }
+            guard !json else { throw .usage("--json and --format go one at a time.", command: name) }
+            panelFormat = format
+        }
         let client: TocsinClient
         do { client = try TocsinClient() } catch { throw CommandError(error) }
+        if let panelFormat {
+            let panel = PanelWatch(format: panelFormat, client: client)
+            panel.start()
+            let loop = MainLoop()
+            loop.quitOnTerminationSignals { _ in }
+            withExtendedLifetime(panel) { loop.run() }
+            return
+        }
         client.watch { change in
             if json {
                 Output.line(AlarmText.json(.object([

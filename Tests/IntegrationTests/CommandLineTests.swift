@@ -49,6 +49,36 @@ import Testing
         #expect(noTimer.status == 1 && noTimer.stderr.contains("Nothing is counting down, paused or ringing"), "\(noTimer)")
     }
 
+    /// `tocsin watch --format waybar`, as waybar's custom module runs it: an idle line, the
+    /// countdown once a second — the same seconds, in the same order, as the live notification —
+    /// the ring, and idle again after Stop.
+    @Test func watchAsAWaybarModuleShowsTheCountdownTheNotificationShows() throws {
+        let fixture = try AgentSession("watch-waybar")
+        let watch = try fixture.startWatching("watch", "--format", "waybar")
+        let id = try fixture.startTimer("4s", "--title", "Pasta")
+        _ = try fixture.waitForNotification(titled: "Pasta") { $0.urgency == 2 }
+        #expect(fixture.eventually(timeout: 3) { watch.standardOutput().contains(#""class":"ringing""#) }, "\(watch.standardOutput())")
+        #expect(try fixture.tocsin("stop", id).status == 0)
+        #expect(fixture.eventually(timeout: 3) { watch.standardOutput().split(separator: "\n").last?.contains(#""class":"idle""#) == true })
+        watch.terminate()
+
+        let lines = try watch.standardOutput().split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+        }
+        // Each line with its progress: a line changes when either does.
+        let shown = lines.map { "\($0["class"] ?? "?") \($0["text"] ?? "?") \($0["percentage"] ?? "?")%" }
+        let texts = lines.map { "\($0["class"] ?? "?") \($0["text"] ?? "?")" }.reduce(into: [String]()) { if $0.last != $1 { $0.append($1) } }
+        #expect(texts == ["idle ", "countdown Pasta 0:04", "countdown Pasta 0:03", "countdown Pasta 0:02", "countdown Pasta 0:01", "ringing 🔔 Pasta", "idle "], "\(shown)")
+        #expect(lines.allSatisfy { Set($0.keys) == ["text", "tooltip", "class", "alt", "percentage"] })
+        #expect(lines[1]["tooltip"] as? String == "Pasta: 0:04 left")
+        // What the live notification showed in the same seconds: the same time left and progress.
+        let notified = fixture.notifications(titled: "Pasta").filter { $0.urgency != 2 }.compactMap { notification in
+            notification.body.firstMatch(of: /^(\d+:\d\d) remaining/).map { "countdown Pasta \($0.1) \(notification.value ?? -1)%" }
+        }
+        let ticks = shown.filter { $0.hasPrefix("countdown ") }
+        #expect(Array(ticks.dropFirst()) == Array(notified.dropFirst()), "the bar: \(ticks)\nthe notification: \(notified)")
+    }
+
     @Test func watchPrintsEachChangeAsItHappens() throws {
         let fixture = try AgentSession("watch")
         let watch = try fixture.startWatching("watch")

@@ -139,11 +139,14 @@ public struct AgentPlanner: Sendable {
     /// seconds changed, once `now` has reached the tick.
     public mutating func tick(_ book: AlarmBook, now: Date) -> [AgentEffect] {
         guard let tick = nextCountdownTick, now >= tick else { return [] }
+        // Shown as at the whole second, not at the moment the agent woke a few milliseconds
+        // after it: every panel computes the same second, so all show the same time left.
+        let second = CountdownClock.wholeSecond(atOrBefore: now)
         var effects: [AgentEffect] = []
         for alarm in book.countingDown where !dismissedCountdowns.contains(alarm.id) {
-            guard let remaining = alarm.remaining(at: now) else { continue }
+            guard let remaining = alarm.remaining(at: second) else { continue }
             if shownSeconds[alarm.id] != CountdownClock.displayedSeconds(remaining: remaining) {
-                effects += present(alarm, now: now, isTick: true)
+                effects += present(alarm, now: second, isTick: true)
             }
         }
         return effects

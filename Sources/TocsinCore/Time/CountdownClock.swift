@@ -30,6 +30,13 @@ public enum CountdownClock {
         return Int(min(100, max(0, percent)).rounded(.down))
     }
 
+    /// The whole second of the clock at or before `now`: what a countdown update made at `now`
+    /// shows, so that every process waking at that second shows the same time left.
+    public static func wholeSecond(atOrBefore now: Date) -> Date {
+        let cleaned = (now.timeIntervalSince1970 * 1000).rounded() / 1000
+        return Date(timeIntervalSince1970: cleaned.rounded(.down))
+    }
+
     /// The next whole second of the clock after `now`, when countdowns on screen are updated.
     public static func nextTick(after now: Date) -> Date {
         // A wake-up a few microseconds before a whole second (float noise) counts as that second,
