@@ -50,6 +50,28 @@ enum SwayMako {
         return NotificationServer(kind: .mako, process: mako, picker: nil, wayland: wayland)
     }
 
+    /// Starts waybar on sway's output as the desktop user, with `configuration` (its JSON) and
+    /// `style` (its CSS) written beside sway's files. waybar is also a StatusNotifierItem host:
+    /// with a "tray" module it owns org.kde.StatusNotifierWatcher on the session's bus.
+    static func launchWaybar(configuration: String, style: String, launcher: ChildLauncher, environment: [String: String],
+                             wayland: [String: String]) throws -> SessionProcess {
+        let layout = launcher.layout
+        let user = try DesktopUser.resolve(launcher: launcher, environment: environment)
+        let configFile = layout.shared.appendingPathComponent("waybar-config.json")
+        let styleFile = layout.shared.appendingPathComponent("waybar-style.css")
+        do {
+            try configuration.write(to: configFile, atomically: true, encoding: .utf8)
+            try style.write(to: styleFile, atomically: true, encoding: .utf8)
+            for file in [configFile, styleFile] { try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path) }
+        } catch {
+            throw HeadlessSessionError.componentFailed(component: "waybar", reason: "cannot write its files: \(error)", stderrTail: "")
+        }
+        let common = user.environment(home: layout.shared.appendingPathComponent("home"), runtime: URL(fileURLWithPath: wayland["XDG_RUNTIME_DIR"] ?? ""),
+                                      session: environment)
+        return try user.launch(name: "waybar", "waybar", ["-c", configFile.path, "-s", styleFile.path], launcher: launcher,
+                               environment: environment, with: common.merging(wayland) { $1 })
+    }
+
     /// mako's do-not-disturb mode on or off (`SetModes`, what `makoctl mode -a/-r` does, without
     /// makoctl's need for jq). In it mako shows nothing, critical notifications included.
     static func setDoNotDisturb(_ on: Bool, launcher: ChildLauncher, environment: [String: String]) throws {
