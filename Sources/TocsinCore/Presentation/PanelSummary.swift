@@ -33,8 +33,7 @@ public struct PanelSummary: Equatable, Sendable {
 
     /// The summary of `alarms` at `now`.
     public init(alarms: [Alarm], now: Date) {
-        let onScreen = alarms.filter { $0.state.name != .scheduled }
-        let ranked = onScreen.sorted { Self.precedes($0, $1, at: now) }
+        let ranked = Self.ranked(alarms, at: now)
         guard let first = ranked.first else {
             self.init(status: .idle, text: "", lines: [], percentage: 0, featured: nil, changesWithTime: false)
             return
@@ -55,7 +54,7 @@ public struct PanelSummary: Equatable, Sendable {
         }
         self.init(status: status, text: label + others, lines: ranked.map { Self.line(for: $0, at: now) },
                   percentage: status == .ringing ? 100 : first.percentElapsed(at: now) ?? 0,
-                  featured: first.id, changesWithTime: onScreen.contains { $0.state.name == .countdown })
+                  featured: first.id, changesWithTime: ranked.contains { $0.state.name == .countdown })
     }
 
     /// A summary of its parts.
@@ -68,8 +67,14 @@ public struct PanelSummary: Equatable, Sendable {
         self.changesWithTime = changesWithTime
     }
 
-    /// The line of one alarm on screen.
-    private static func line(for alarm: Alarm, at now: Date) -> String {
+    /// The alarms on screen in `alarms`, in the order panels list them: what rings (oldest
+    /// first), then countdowns by time left, then paused ones by time left.
+    public static func ranked(_ alarms: [Alarm], at now: Date) -> [Alarm] {
+        alarms.filter { $0.state.name != .scheduled }.sorted { precedes($0, $1, at: now) }
+    }
+
+    /// The line of one alarm on screen: "Pasta: 2:59 left", "Tea: paused, 1:00 left".
+    public static func line(for alarm: Alarm, at now: Date) -> String {
         switch alarm.state {
         case .alerting: "\(alarm.title): ringing"
         case .paused(let phase): "\(alarm.title): paused, \(clock(phase.remaining)) left"

@@ -1,0 +1,107 @@
+import FoundationEssentials
+
+/// What Tocsin's tray item (a StatusNotifierItem with a com.canonical.dbusmenu menu) shows while
+/// something counts down, is paused or rings: its icon, label, tooltip and menu. Pure, built
+/// from the same `PanelSummary` as every other panel; the agent's `TrayItem` puts it on the bus.
+public struct TrayContent: Equatable, Sendable {
+    /// StatusNotifierItem's `Status`.
+    public enum Status: String, Sendable {
+        case active = "Active"
+        case needsAttention = "NeedsAttention"
+    }
+
+    /// What a menu entry does when clicked.
+    public enum Action: Hashable, Sendable {
+        /// An intent on an alarm, as its notification button would.
+        case intent(AlarmIntent, UUID)
+        /// A new timer of this many seconds.
+        case newTimer(TimeInterval)
+        /// Stop every alarm that rings.
+        case stopAllRinging
+    }
+
+    /// One menu entry: a stable `key` (what the host's events name, through the menu's ids),
+    /// its label, and what it does, or its submenu.
+    public struct MenuItem: Equatable, Sendable {
+        public var key: String
+        public var label: String
+        public var isEnabled: Bool
+        public var isSeparator: Bool
+        public var action: Action?
+        public var children: [MenuItem]
+
+        /// An entry.
+        public init(key: String, label: String, isEnabled: Bool = true, isSeparator: Bool = false, action: Action? = nil, children: [MenuItem] = []) {
+            self.key = key
+            self.label = label
+            self.isEnabled = isEnabled
+            self.isSeparator = isSeparator
+            self.action = action
+            self.children = children
+        }
+
+        /// A separator line.
+        public static func separator(_ key: String) -> MenuItem { MenuItem(key: key, label: "", isEnabled: false, isSeparator: true) }
+    }
+
+    /// The lengths "New timer" offers, in minutes.
+    public static let newTimerMinutes = [1, 3, 5, 10, 15, 30]
+    /// The icon theme names of the item's states (installed in hicolor with Tocsin).
+    public static let iconNames: [PanelSummary.Status: String] = [
+        .countdown: "io.github.tocsin.Agent-countdown-symbolic",
+        .paused: "io.github.tocsin.Agent-paused-symbolic",
+        .ringing: "io.github.tocsin.Agent-ringing-symbolic",
+    ]
+
+    public var status: Status
+    public var iconName: String
+    /// The item's title and the tooltip's title.
+    public var title: String
+    /// The label panels that draw one show beside the icon (`XAyatanaLabel`): "Pasta 2:59".
+    public var label: String
+    /// The tooltip's text: a line per alarm on screen.
+    public var tooltip: String
+    /// Whether a click opens the menu; not while something rings, when a click stops it.
+    public var itemIsMenu: Bool
+    public var menu: [MenuItem]
+    /// Whether it changes with time alone (something counts down).
+    public var changesWithTime: Bool
+
+    /// The tray item for `alarms` at `now`; `nil` when nothing is on screen (no item is shown).
+    public init?(alarms: [Alarm], now: Date) {
+        let summary = PanelSummary(alarms: alarms, now: now)
+        guard summary.status != .idle else { return nil }
+        let ringing = summary.status == .ringing
+        status = ringing ? .needsAttention : .active
+        iconName = Self.iconNames[summary.status] ?? "io.github.tocsin.Agent-symbolic"
+        title = "Tocsin"
+        label = summary.text
+        tooltip = summary.lines.joined(separator: "\n")
+        itemIsMenu = !ringing
+        changesWithTime = summary.changesWithTime
+        var menu: [MenuItem] = []
+        for alarm in PanelSummary.ranked(alarms, at: now) {
+            let id = alarm.id.uuidString.lowercased()
+            menu.append(MenuItem(key: "alarm:\(id)", label: PanelSummary.line(for: alarm, at: now), isEnabled: false))
+            for (intent, label) in Self.actions(of: alarm) {
+                menu.append(MenuItem(key: "alarm:\(id):\(intent.rawValue)", label: "    " + label, action: .intent(intent, alarm.id)))
+            }
+            menu.append(.separator("separator:\(id)"))
+        }
+        menu.append(MenuItem(key: "new-timer", label: "New timer", children: Self.newTimerMinutes.map { minutes in
+            MenuItem(key: "new-timer:\(minutes)", label: minutes == 1 ? "1 minute" : "\(minutes) minutes", action: .newTimer(TimeInterval(minutes * 60)))
+        }))
+        menu.append(MenuItem(key: "stop-all", label: "Stop all ringing", isEnabled: ringing, action: .stopAllRinging))
+        self.menu = menu
+    }
+
+    /// The buttons `alarm` offers in its state, as its notification does.
+    private static func actions(of alarm: Alarm) -> [(AlarmIntent, String)] {
+        switch alarm.state {
+        case .countdown: [(.pause, "Pause"), (.cancel, "Cancel")]
+        case .paused: [(.resume, "Resume"), (.cancel, "Cancel")]
+        case .alerting: [(.stop, "Stop")] + (alarm.secondaryButton.map { [(.secondary, $0.label)] } ?? [])
+        case .scheduled: []
+        }
+    }
+}
