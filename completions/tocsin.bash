@@ -99,7 +99,14 @@ _tocsin()
     case $command in
         timer) options="$ring_options --help" ;;
         alarm) options="$alarm_options $ring_options --help" ;;
-        list | watch | status | doctor) options="--json --help" ;;
+        list | status | doctor) options="--json --help" ;;
+        watch)
+            if [[ ${words[cword - 1]} == --format ]]; then
+                mapfile -t COMPREPLY < <(compgen -W "waybar i3blocks polybar" -- "$cur")
+                return 0
+            fi
+            options="--json --format --help"
+            ;;
         show) options="--json --help" takes_id=1 ;;
         cancel) takes_id=1 ;;
         pause) takes_id=1 states="countdown" ;;

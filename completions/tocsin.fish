@@ -92,6 +92,7 @@ complete -c tocsin -n "__fish_seen_subcommand_from alarm" -l fixed -d 'Ring at t
 complete -c tocsin -n "__fish_seen_subcommand_from alarm" -l pre-alert -x -d 'Show a live countdown for DURATION before it rings'
 
 complete -c tocsin -n "__fish_seen_subcommand_from list show watch status doctor" -l json -d 'Print JSON'
+complete -c tocsin -n "__fish_seen_subcommand_from watch" -l format -x -a 'waybar i3blocks polybar' -d 'Print what a status bar shows'
 
 # Ids, from the agent, where a command expects one.
 complete -c tocsin -n "__tocsin_needs_id show; or __tocsin_needs_id cancel" -a '(__tocsin_alarms)'
