@@ -72,6 +72,9 @@ installed_files = \
 	$(APPLICATIONSDIR)/io.github.tocsin.Agent.desktop \
 	$(ICONDIR)/hicolor/scalable/apps/io.github.tocsin.Agent.svg \
 	$(ICONDIR)/hicolor/symbolic/apps/io.github.tocsin.Agent-symbolic.svg \
+	$(ICONDIR)/hicolor/symbolic/apps/io.github.tocsin.Agent-countdown-symbolic.svg \
+	$(ICONDIR)/hicolor/symbolic/apps/io.github.tocsin.Agent-paused-symbolic.svg \
+	$(ICONDIR)/hicolor/symbolic/apps/io.github.tocsin.Agent-ringing-symbolic.svg \
 	$(MANDIR)/man1/tocsin.1 \
 	$(MANDIR)/man1/tocsind.1 \
 	$(BASHCOMPLETIONDIR)/tocsin \
@@ -122,7 +125,10 @@ install: all
 		$(DESTDIR)$(SYSTEMDUSERUNITDIR)/tocsind.service $(DESTDIR)$(XDGAUTOSTARTDIR)/io.github.tocsin.Agent.desktop \
 		$(DESTDIR)$(APPLICATIONSDIR)/io.github.tocsin.Agent.desktop
 	$(INSTALL_DATA) data/icons/hicolor/scalable/apps/io.github.tocsin.Agent.svg $(DESTDIR)$(ICONDIR)/hicolor/scalable/apps/
-	$(INSTALL_DATA) data/icons/hicolor/symbolic/apps/io.github.tocsin.Agent-symbolic.svg $(DESTDIR)$(ICONDIR)/hicolor/symbolic/apps/
+	$(INSTALL_DATA) data/icons/hicolor/symbolic/apps/io.github.tocsin.Agent-symbolic.svg \
+		data/icons/hicolor/symbolic/apps/io.github.tocsin.Agent-countdown-symbolic.svg \
+		data/icons/hicolor/symbolic/apps/io.github.tocsin.Agent-paused-symbolic.svg \
+		data/icons/hicolor/symbolic/apps/io.github.tocsin.Agent-ringing-symbolic.svg $(DESTDIR)$(ICONDIR)/hicolor/symbolic/apps/
 	$(INSTALL_DATA) dbus/io.github.tocsin.Alarms1.xml $(DESTDIR)$(DBUSINTERFACEDIR)/
 	$(INSTALL_DATA) man/tocsin.1 man/tocsind.1 $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL_DATA) completions/tocsin.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/tocsin

@@ -160,13 +160,42 @@ public enum Variant {
 
     /// The strings of the `as` child `index` of a tuple, such as an `(as)` reply.
     public static func strings(in tuple: OpaquePointer, at index: Int) -> [String] {
+        elements(in: tuple, at: index) { String(cString: g_variant_get_string($0, nil)) }
+    }
+
+    /// Each element of the array child `index` of a tuple, read by `read`.
+    private static func elements<Element>(in tuple: OpaquePointer, at index: Int, _ read: (OpaquePointer) -> Element) -> [Element] {
         let list = child(tuple, index)
         defer { g_variant_unref(list) }
         return (0..<g_variant_n_children(list)).map { item in
             let element = g_variant_get_child_value(list, item)!
             defer { g_variant_unref(element) }
-            return String(cString: g_variant_get_string(element, nil))
+            return read(element)
         }
+    }
+
+    /// The `i` child `index` of a tuple.
+    public static func int32(in tuple: OpaquePointer, at index: Int) -> Int32 {
+        let child = child(tuple, index)
+        defer { g_variant_unref(child) }
+        return g_variant_get_int32(child)
+    }
+
+    /// The numbers of the `ai` child `index` of a tuple.
+    public static func int32s(in tuple: OpaquePointer, at index: Int) -> [Int32] {
+        elements(in: tuple, at: index) { g_variant_get_int32($0) }
+    }
+
+    /// A new floating `ai` of `numbers`.
+    public static func make(int32s numbers: [Int32]) -> OpaquePointer {
+        let children: [OpaquePointer?] = numbers.map { g_variant_new_int32($0) }
+        return children.withUnsafeBufferPointer { g_variant_new_array(type("i"), $0.baseAddress, gsize($0.count)) }
+    }
+
+    /// A new floating `as` of `strings`.
+    public static func make(strings: [String]) -> OpaquePointer {
+        let children: [OpaquePointer?] = strings.map { g_variant_new_string($0) }
+        return children.withUnsafeBufferPointer { g_variant_new_array(type("s"), $0.baseAddress, gsize($0.count)) }
     }
 
     /// A `GVariantType` for a type string. The returned pointer points into a cached table, so it

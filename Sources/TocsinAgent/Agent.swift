@@ -96,6 +96,8 @@ public final class Agent {
             identify: { sender in try? callers.identify(sender) },
             send: { [unowned self] signal, arguments, destination in service.emit(signal, arguments: arguments, to: destination) })
         let appIntents = AppIntentDelivery(log: log, connection: { [unowned self] in service.connection })
+        let tray = TrayItem(log: log, connection: { [unowned self] in service.connection },
+                            isOwnUser: { [unowned self] sender in service.credentials(of: sender)?.userID == getuid() })
         let ringer = Ringer(log: log)
         mediaPlayers = MediaPlayerPauser(log: log)
         ringer.onRingingChange = { [unowned self] ringing in
@@ -110,7 +112,7 @@ public final class Agent {
             parts: RunningAgent.Parts(
                 clock: SystemClock(), notifications: NotificationPresenter(appName: "Tocsin", log: log), sounds: ringer,
                 hooks: HookRunner(log: log, timeLimit: configuration.hookTimeLimit),
-                appIntents: appIntents, signals: AudienceSignals(audience: audience),
+                appIntents: appIntents, signals: AudienceSignals(audience: audience), tray: tray,
                 deadline: deadlineTimer, wake: wakeTimer, wakeAvailability: wakeTimer.availability,
                 server: NotificationServerMonitor(log: log), callers: callers))
         self.running = running
@@ -127,6 +129,8 @@ public final class Agent {
             timeZoneWatcher.checkNow()
         })
         running.start(in: timeZoneWatcher.current.timeZone)
+        // Follows the panel's tray from now on; the item shows once one is there.
+        tray.start()
         service.handler = running
         // Watchers that waited for the agent register as soon as its name appears; what happened
         // while it started (alarms missed or rung while it was away) waits for them.

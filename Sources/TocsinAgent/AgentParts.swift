@@ -77,6 +77,18 @@ protocol AppIntentsDelivering: AnyObject {
     func forget(_ sender: String)
 }
 
+/// Shows what runs in the panel's tray (`TrayItem`).
+protocol TrayShowing: AnyObject {
+    /// Whether a panel shows tray items now.
+    var isHosted: Bool { get }
+    /// Called when a panel's tray appears or goes.
+    var onHostChange: () -> Void { get set }
+    /// Called with what a click in the tray asks for.
+    var onAction: (TrayContent.Action) -> Void { get set }
+    /// Shows `content`, or nothing.
+    func show(_ content: TrayContent?)
+}
+
 /// A timer armed for one instant at a time (`DeadlineTimer`, `WakeTimer`).
 protocol InstantTimer: AnyObject {
     /// Arms the timer for `date`, or disarms it.
@@ -104,6 +116,7 @@ extension NotificationPresenter: AlarmNotifications {}
 extension Ringer: AlarmSounds {}
 extension HookRunner: AlarmHooksRunning {}
 extension AppIntentDelivery: AppIntentsDelivering {}
+extension TrayItem: TrayShowing {}
 extension DeadlineTimer: InstantTimer {}
 extension WakeTimer: InstantTimer {}
 extension NotificationServerMonitor: NotificationServerWatch {}

@@ -19,6 +19,8 @@ final class RunningAgent {
         let hooks: AlarmHooksRunning
         let appIntents: AppIntentsDelivering
         let signals: AgentSignals
+        /// The tray item; `nil` for none.
+        var tray: TrayShowing? = nil
         let deadline: InstantTimer
         let wake: InstantTimer
         /// Whether `wake` can wake a suspended machine, for `tocsin status`.
@@ -38,6 +40,8 @@ final class RunningAgent {
     let hooks: AlarmHooksRunning
     let appIntents: AppIntentsDelivering
     let signals: AgentSignals
+    /// The tray item, if the agent shows one.
+    let tray: TrayShowing?
     private let deadline: InstantTimer
     private let wake: InstantTimer
     let wakeAvailability: WakeTimer.Availability
@@ -63,6 +67,7 @@ final class RunningAgent {
         hooks = parts.hooks
         appIntents = parts.appIntents
         signals = parts.signals
+        tray = parts.tray
         deadline = parts.deadline
         wake = parts.wake
         wakeAvailability = parts.wakeAvailability
@@ -91,6 +96,13 @@ final class RunningAgent {
             guard let alarm = book[id], alarm.state.name != .scheduled else { return }
             carryOut(planner.present(alarm, now: clock.now))
         }
+        planner.panelShowsCountdowns = tray?.isHosted ?? false
+        tray?.onAction = { [unowned self] action in trayClicked(action) }
+        tray?.onHostChange = { [unowned self] in
+            planner.panelShowsCountdowns = tray?.isHosted ?? false
+            refreshTray()
+            carryOut(planner.arm(book, now: clock.now))
+        }
         server.onChange = { [unowned self] in notificationServerChanged() }
         sounds.onSoundProblemChange = { [unowned self] in
             planner.contentWriter.soundProblem = sounds.soundProblem
@@ -117,6 +129,7 @@ final class RunningAgent {
         carryOut(planner.react(to: caughtUp, now: now))
         save(after: movedWhileAway + caughtUp, zoneChanged: loadedZone != book.timeZone)
         carryOut(planner.arm(book, now: now))
+        refreshTray()
     }
 
     // MARK: Changes
@@ -125,6 +138,7 @@ final class RunningAgent {
     func letTimePass() {
         let now = clock.now
         carryOut(planner.timePassed(book.advance(to: now), book: book, now: now))
+        refreshTray(atTick: true)
     }
 
     /// Makes a change asked for by a client or a button: saved before it takes effect, so a change
@@ -156,7 +170,38 @@ final class RunningAgent {
         whenSaved(event)
         carryOut(planner.react(to: [event], now: now, causedBy: caller))
         carryOut(planner.arm(book, now: now))
+        refreshTray()
         return event
+    }
+
+    // MARK: The tray
+
+    /// Shows what is on screen in the tray: as at `now` after a change, as at the whole second
+    /// when time passed (`atTick`, the notification's second). Nothing is worked out while no
+    /// panel shows a tray.
+    private func refreshTray(atTick: Bool = false) {
+        guard let tray, tray.isHosted else { return }
+        let now = clock.now
+        tray.show(TrayContent(alarms: Array(book.unorderedAlarms), now: atTick ? CountdownClock.wholeSecond(atOrBefore: now) : now))
+    }
+
+    /// A click in the tray: what the same button of a notification does, a new timer (the user's
+    /// own, as from the command line), or Stop for everything that rings.
+    private func trayClicked(_ action: TrayContent.Action) {
+        do {
+            switch action {
+            case .intent(let intent, let id):
+                try commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
+            case .newTimer(let seconds):
+                try commit { book, now throws(AlarmError) in try book.schedule(AlarmRequest(duration: seconds), now: now) }
+            case .stopAllRinging:
+                for alarm in book.alarms where alarm.state.name == .alerting {
+                    try commit { book, now throws(AlarmError) in try book.perform(.stop, on: alarm.id, now: now) }
+                }
+            }
+        } catch {
+            log.warning("The tray's click did nothing: \(error.message)")
+        }
     }
 
     /// Resolves local times in `zone` from now on: waiting alarms move, notifications show end

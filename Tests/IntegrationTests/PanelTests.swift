@@ -47,4 +47,44 @@ import Testing
         #expect(bar.isRunning, "waybar: \(bar.standardError())")
         #expect(watch.isRunning)
     }
+
+    @Test func waybarsTrayTakesTheAgentsItemWhoseMenuPausesTheTimer() throws {
+        let fixture = try AgentSession("panel-tray", notificationServer: .mako)
+        let configuration = #"{ "layer": "top", "position": "bottom", "height": 32, "modules-left": ["tray"] }"#
+        let bar = try fixture.session.startWaybar(configuration: configuration, style: "window#waybar { background: #FFFFFF; }")
+        func gdbus(_ destination: String, _ path: String, _ method: String, _ arguments: String...) throws -> CommandResult {
+            try fixture.session.run(URL(fileURLWithPath: "/usr/bin/gdbus"), ["call", "--session", "-d", destination, "-o", path, "-m", method, "--"] + arguments)
+        }
+        func property(_ destination: String, _ path: String, _ interface: String, _ name: String) -> String {
+            (try? gdbus(destination, path, "org.freedesktop.DBus.Properties.Get", interface, name))?.stdout ?? ""
+        }
+        func registered() -> String {
+            property("org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher", "org.kde.StatusNotifierWatcher", "RegisteredStatusNotifierItems")
+        }
+        // waybar's tray is the panel's StatusNotifierWatcher.
+        #expect(fixture.eventually(timeout: 10) { registered().hasPrefix("(<") }, "waybar's tray did not come: \(bar.standardError())")
+        #expect(!registered().contains("StatusNotifierItem-"), "an item while nothing runs: \(registered())")
+
+        let id = try fixture.startTimer("10m", "--title", "Pasta")
+        #expect(fixture.eventually(timeout: 5) { registered().contains("org.kde.StatusNotifierItem-") }, "\(registered())\n\(fixture.agentLog)")
+        let item = try #require(registered().firstMatch(of: /org\.kde\.StatusNotifierItem-\d+-1/).map { String($0.0) })
+        let label = property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "XAyatanaLabel")
+        #expect(label.firstMatch(of: /'Pasta (10:00|9:5\d)'/) != nil, "\(label)")
+        #expect(property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "Status").contains("'Active'"))
+
+        // The menu's Pause, clicked the way a host sends the click.
+        let got = try gdbus(item, "/MenuBar", "com.canonical.dbusmenu.GetLayout", "0", "-1", "@as []")
+        let layout = got.stdout
+        let pause = try #require(layout.firstMatch(of: /\((\d+), \{'enabled': <true>, 'label': <'    Pause'>\}/).map { String($0.1) }, "\(got)")
+        #expect(layout.contains("'New timer'") && layout.contains("'Stop all ringing'"), "\(layout)")
+        #expect(try gdbus(item, "/MenuBar", "com.canonical.dbusmenu.Event", pause, "clicked", "<0>", "0").status == 0)
+        #expect(try fixture.eventually(timeout: 3) { try fixture.alarm(id)?.string("state") == "paused" }, "the menu's Pause did not pause it")
+        #expect(fixture.eventually(timeout: 3) {
+            property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "IconName").contains("io.github.tocsin.Agent-paused-symbolic")
+        })
+
+        #expect(try fixture.tocsin("cancel", id).status == 0)
+        #expect(fixture.eventually(timeout: 5) { !registered().contains("StatusNotifierItem-") }, "the item stayed: \(registered())")
+        #expect(bar.isRunning, "waybar: \(bar.standardError())")
+    }
 }

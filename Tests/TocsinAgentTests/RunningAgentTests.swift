@@ -18,6 +18,7 @@ import TocsinCore
         let recordedHooks = RecordingHooks()
         let signals = RecordingSignals()
         let appIntents = RecordingAppIntents()
+        let tray: RecordingTray
         let deadline = RecordingTimer()
         let wake = RecordingTimer()
         let logLines = LogLines()
@@ -26,7 +27,8 @@ import TocsinCore
 
         /// A started agent in zone `zone`; `hooks`, given the agent's log, makes a hook runner in
         /// place of the recording one.
-        init(zone: TimeZoneRules = .utc, hooks: ((AgentLog) -> AlarmHooksRunning)? = nil) throws {
+        init(zone: TimeZoneRules = .utc, hooks: ((AgentLog) -> AlarmHooksRunning)? = nil, trayHosted: Bool = false) throws {
+            tray = RecordingTray(hosted: trayHosted)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             self.hooks = hooks?(logLines.log) ?? recordedHooks
             var configuration = AgentConfiguration(stateDirectory: directory, log: logLines.log)
@@ -35,7 +37,7 @@ import TocsinCore
                 configuration: configuration, store: AlarmPersistence(directory: directory), book: AlarmBook(timeZone: zone),
                 authorizations: AppAuthorizations(), authorizationStore: nil, soundCopies: SandboxedSoundCopies(stateDirectory: directory),
                 parts: RunningAgent.Parts(
-                    clock: clock, notifications: notifications, sounds: sounds, hooks: self.hooks, appIntents: appIntents, signals: signals,
+                    clock: clock, notifications: notifications, sounds: sounds, hooks: self.hooks, appIntents: appIntents, signals: signals, tray: tray,
                     deadline: deadline, wake: wake, wakeAvailability: .available, server: QuietServer(),
                     callers: CallerIdentifier(credentials: { _ in nil })))
             agent.start(in: zone)
@@ -97,6 +99,29 @@ import TocsinCore
         #expect(fixture.notifications.onScreen[id] == nil)
         #expect(fixture.signals.kinds(of: id) == [.scheduled, .fired, .stopped])
         #expect(fixture.deadline.next == nil, "nothing left to wake for")
+    }
+
+    @Test func theTrayFollowsTheCountdownEachSecondAndItsClicksActLikeButtons() throws {
+        let fixture = try Fixture(trayHosted: true)
+        #expect(fixture.tray.current == nil, "nothing runs: no item")
+        let id = try fixture.schedule(AlarmRequest(title: "Pasta", duration: 3))
+        #expect(fixture.tray.current?.label == "Pasta 0:03")
+        // The user closes the countdown's notification: the tray still ticks each second.
+        fixture.notifications.onDismissed(id)
+        #expect(fixture.deadline.next == RunningAgentTests.t0.addingTimeInterval(1))
+        fixture.advance(to: 1.004)
+        #expect(fixture.tray.current?.label == "Pasta 0:02", "as at the whole second")
+        fixture.advance(to: 3)
+        #expect(fixture.tray.current?.label == "🔔 Pasta" && fixture.tray.current?.itemIsMenu == false)
+        fixture.tray.onAction(.stopAllRinging)
+        #expect(fixture.agent.book[id] == nil && fixture.tray.current == nil, "stopped and gone")
+
+        fixture.tray.onAction(.newTimer(300))
+        let timer = try #require(fixture.agent.book.alarms.first)
+        #expect(timer.countdownDuration == 300 && timer.appID == nil, "the user's own timer")
+        fixture.tray.onAction(.intent(.pause, timer.id))
+        #expect(fixture.agent.book[timer.id]?.state.name == .paused && fixture.tray.current?.label == "⏸ Timer 5:00")
+        #expect(fixture.signals.events.last?.kind == .paused)
     }
 
     @Test func snoozeCountsDownAgainAndRingsAgain() throws {

@@ -26,6 +26,9 @@ public struct AgentPlanner: Sendable {
     private var shownSeconds: [UUID: Int] = [:]
     /// Countdowns whose notification the user closed: not updated again until their next change.
     private var dismissedCountdowns: Set<UUID> = []
+    /// Whether a panel (the tray item) shows every countdown: then the clock's whole seconds are
+    /// woken for even when no countdown notification is on screen.
+    public var panelShowsCountdowns = false
 
     /// A planner writing notifications with `contentWriter`.
     public init(contentWriter: NotificationContentWriter) {
@@ -174,7 +177,9 @@ public struct AgentPlanner: Sendable {
     /// the next alarm (a cooking timer is not worth waking a suspended machine).
     public mutating func arm(_ book: AlarmBook, now: Date) -> [AgentEffect] {
         var next = book.nextDeadline
+        // A countdown whose notification was closed still ticks while a panel shows it.
         let countdownsShown = book.countingDown.contains { !dismissedCountdowns.contains($0.id) }
+            || (panelShowsCountdowns && !book.countingDown.isEmpty)
         nextCountdownTick = countdownsShown ? CountdownClock.nextTick(after: now) : nil
         if let tick = nextCountdownTick { next = min(next ?? tick, tick) }
         return [.armDeadline(next), .armWake(book.nextAlarmFireDate)]

@@ -47,10 +47,10 @@ public struct PanelSummary: Equatable, Sendable {
             label = "🔔 \(first.title)"
         case .paused:
             status = .paused
-            label = "⏸ \(first.title) \(Self.clock(first.remaining(at: now) ?? 0))"
+            label = "⏸ \(first.title) \(Self.clock(Self.shownRemaining(of: first, at: now)))"
         case .countdown, .scheduled:
             status = .countdown
-            label = "\(first.title) \(Self.clock(first.remaining(at: now) ?? 0))"
+            label = "\(first.title) \(Self.clock(Self.shownRemaining(of: first, at: now)))"
         }
         self.init(status: status, text: label + others, lines: ranked.map { Self.line(for: $0, at: now) },
                   percentage: status == .ringing ? 100 : first.percentElapsed(at: now) ?? 0,
@@ -78,7 +78,7 @@ public struct PanelSummary: Equatable, Sendable {
         switch alarm.state {
         case .alerting: "\(alarm.title): ringing"
         case .paused(let phase): "\(alarm.title): paused, \(clock(phase.remaining)) left"
-        case .countdown(let phase): "\(alarm.title): \(clock(phase.remaining(at: now))) left"
+        case .countdown: "\(alarm.title): \(clock(shownRemaining(of: alarm, at: now))) left"
         case .scheduled: alarm.title
         }
     }
@@ -97,6 +97,16 @@ public struct PanelSummary: Equatable, Sendable {
         if case .alerting = first.state { return first.createdAt < second.createdAt }
         let left = (first.remaining(at: now) ?? 0, second.remaining(at: now) ?? 0)
         return left.0 != left.1 ? left.0 < left.1 : first.createdAt < second.createdAt
+    }
+
+    /// The time left shown at `now`, never more than the countdown's length: a panel shows the
+    /// time left at the whole second before it woke, which can come before the countdown began.
+    private static func shownRemaining(of alarm: Alarm, at now: Date) -> TimeInterval {
+        switch alarm.state {
+        case .countdown(let phase): min(phase.remaining(at: now), phase.duration)
+        case .paused(let phase): phase.remaining
+        case .scheduled, .alerting: 0
+        }
     }
 
     private static func clock(_ remaining: TimeInterval) -> String {

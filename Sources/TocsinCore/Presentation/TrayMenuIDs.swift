@@ -22,6 +22,11 @@ public struct TrayMenuIDs: Sendable {
         return id
     }
 
+    /// The id the entry `key` has, if it was given one.
+    public func id(ofExisting key: String) -> Int32? {
+        ids[key]
+    }
+
     /// Takes `menu` as the current layout: every entry gets its id, the actions are remembered,
     /// and the revision grows if the layout differs from the last. Returns whether it did.
     @discardableResult

@@ -83,6 +83,20 @@ final class RecordingAppIntents: AppIntentsDelivering {
     func forget(_ sender: String) { receivers.removeAll { $0.sender == sender } }
 }
 
+/// A tray in a panel: what it was asked to show, and a way to click it.
+final class RecordingTray: TrayShowing {
+    var isHosted: Bool
+    init(hosted: Bool) { isHosted = hosted }
+    var onHostChange: () -> Void = {}
+    var onAction: (TrayContent.Action) -> Void = { _ in }
+    private(set) var shown: [TrayContent?] = []
+    /// What it shows now.
+    var current: TrayContent? { shown.last ?? nil }
+    func show(_ content: TrayContent?) {
+        if shown.isEmpty || shown.last! != content { shown.append(content) }
+    }
+}
+
 /// Signals the agent sent.
 final class RecordingSignals: AgentSignals {
     private(set) var events: [AlarmEvent] = []
