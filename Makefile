@@ -40,6 +40,8 @@ BASHCOMPLETIONDIR ?= $(DATADIR)/bash-completion/completions
 # /usr/share/zsh/vendor-completions (packaging/debian/rules sets that).
 ZSHCOMPLETIONDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
+# Tocsin's GNOME Shell extension (the top-bar countdown), installed for every user; each enables it.
+GNOMESHELLEXTENSIONDIR ?= $(DATADIR)/gnome-shell/extensions/tocsin@tocsin.github.io
 
 # The Swift toolchain: `swift` on PATH, else the one in /opt/swift (as scripts/swift-env does).
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
@@ -79,7 +81,10 @@ installed_files = \
 	$(MANDIR)/man1/tocsind.1 \
 	$(BASHCOMPLETIONDIR)/tocsin \
 	$(ZSHCOMPLETIONDIR)/_tocsin \
-	$(FISHCOMPLETIONDIR)/tocsin.fish
+	$(FISHCOMPLETIONDIR)/tocsin.fish \
+	$(GNOMESHELLEXTENSIONDIR)/metadata.json \
+	$(GNOMESHELLEXTENSIONDIR)/extension.js \
+	$(GNOMESHELLEXTENSIONDIR)/stylesheet.css
 
 # One SwiftPM process at a time on one scratch directory.
 .NOTPARALLEL:
@@ -116,7 +121,8 @@ install: all
 	$(INSTALL) -d $(DESTDIR)$(DBUSSERVICEDIR) $(DESTDIR)$(DBUSINTERFACEDIR) $(DESTDIR)$(SYSTEMDUSERUNITDIR) \
 		$(DESTDIR)$(XDGAUTOSTARTDIR) $(DESTDIR)$(APPLICATIONSDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(ICONDIR)/hicolor/scalable/apps $(DESTDIR)$(ICONDIR)/hicolor/symbolic/apps \
-		$(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR)
+		$(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR) \
+		$(DESTDIR)$(GNOMESHELLEXTENSIONDIR)
 	$(substitute) dbus/io.github.tocsin.Agent.service > $(DESTDIR)$(DBUSSERVICEDIR)/io.github.tocsin.Agent.service
 	$(substitute) packaging/systemd/tocsind.service > $(DESTDIR)$(SYSTEMDUSERUNITDIR)/tocsind.service
 	$(substitute) packaging/autostart/io.github.tocsin.Agent.desktop > $(DESTDIR)$(XDGAUTOSTARTDIR)/io.github.tocsin.Agent.desktop
@@ -134,9 +140,13 @@ install: all
 	$(INSTALL_DATA) completions/tocsin.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/tocsin
 	$(INSTALL_DATA) completions/_tocsin $(DESTDIR)$(ZSHCOMPLETIONDIR)/_tocsin
 	$(INSTALL_DATA) completions/tocsin.fish $(DESTDIR)$(FISHCOMPLETIONDIR)/tocsin.fish
+	$(INSTALL_DATA) data/gnome-shell/extensions/tocsin@tocsin.github.io/metadata.json \
+		data/gnome-shell/extensions/tocsin@tocsin.github.io/extension.js \
+		data/gnome-shell/extensions/tocsin@tocsin.github.io/stylesheet.css $(DESTDIR)$(GNOMESHELLEXTENSIONDIR)/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(installed_files))
+	-rmdir $(DESTDIR)$(GNOMESHELLEXTENSIONDIR) 2>/dev/null
 
 # CAP_WAKE_ALARM lets tocsind arm a CLOCK_REALTIME_ALARM timer that wakes a suspended machine
 # for the next alarm. The Debian package does this in its postinst.

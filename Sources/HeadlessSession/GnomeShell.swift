@@ -11,7 +11,8 @@ enum GnomeShell {
     /// dconf, the one service the session bus may start for GNOME.
     static let activatable = ["ca.desrt.dconf": "[D-BUS Service]\nName=ca.desrt.dconf\nExec=/usr/libexec/dconf-service\n"]
 
-    static func start(launcher: ChildLauncher, environment: [String: String]) throws -> NotificationServer {
+    static func start(launcher: ChildLauncher, environment: [String: String], extensions: [URL] = []) throws -> NotificationServer {
+        try install(extensions, launcher: launcher, environment: environment)
         let systemBus = try BusDaemon.startSystemBus(launcher: launcher, environment: environment)
         var shellEnvironment = environment
         shellEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus.address
@@ -48,6 +49,23 @@ enum GnomeShell {
         }
         throw HeadlessSessionError.componentFailed(component: "gnome-shell's notification service", reason: "did not come up in 5 tries: \(lastFailure)",
                                                    stderrTail: shell.standardErrorTail())
+    }
+
+    /// Copies each extension directory (named after its uuid) into the user's extensions and
+    /// enables them: the shell reads both only as it starts.
+    private static func install(_ extensions: [URL], launcher: ChildLauncher, environment: [String: String]) throws {
+        guard !extensions.isEmpty else { return }
+        let installed = launcher.layout.data.appendingPathComponent("gnome-shell/extensions")
+        do {
+            try FileManager.default.createDirectory(at: installed, withIntermediateDirectories: true)
+            for directory in extensions {
+                try FileManager.default.copyItem(at: directory, to: installed.appendingPathComponent(directory.lastPathComponent))
+            }
+        } catch {
+            throw HeadlessSessionError.componentFailed(component: "gnome-shell", reason: "cannot install its extensions: \(error)", stderrTail: "")
+        }
+        let uuids = extensions.map { "'\($0.lastPathComponent)'" }.joined(separator: ", ")
+        _ = try launcher.runChecked("gsettings", ["set", "org.gnome.shell", "enabled-extensions", "[\(uuids)]"], environment: environment)
     }
 
     /// The shell starts in the overview (after its start-up animation, so an early Escape is

@@ -63,8 +63,11 @@ public final class HeadlessSession: @unchecked Sendable {
     ///   - activatable: D-Bus services the session bus may start, by name: each one's service
     ///     file text (`[D-BUS Service]`, `Name=`, `Exec=`). None by default; a bus that could
     ///     start whatever is installed would start the wrong notification server.
+    ///   - gnomeShellExtensions: extension directories (each named after its uuid) GNOME Shell
+    ///     starts with, installed for the session's user and enabled.
     public init(label: String = "session", baseEnvironment: [String: String] = ProcessInfo.processInfo.environment,
-                notificationServer kind: NotificationServerKind = .dunst, activatable: [String: String] = [:]) throws {
+                notificationServer kind: NotificationServerKind = .dunst, activatable: [String: String] = [:],
+                gnomeShellExtensions: [URL] = []) throws {
         let started = ContinuousClock.now
         OrphanReaper.reapAbandonedSessions()
         let layout = try SessionLayout.create(label: label)
@@ -86,7 +89,8 @@ public final class HeadlessSession: @unchecked Sendable {
             environment["DISPLAY"] = xServer.display
             let sound = try SoundServer.start(launcher: launcher, environment: environment)
             environment["PULSE_SERVER"] = sound.serverAddress
-            let notificationServer = try NotificationServer.start(kind, launcher: launcher, environment: environment)
+            let notificationServer = try NotificationServer.start(kind, launcher: launcher, environment: environment,
+                                                                  gnomeShellExtensions: gnomeShellExtensions)
 
             self.monitor = monitor
             self.clicker = notificationServer.picker.map {

@@ -22,6 +22,9 @@ final class TrayItem {
     static let itemPath = "/StatusNotifierItem"
     static let menuPath = "/MenuBar"
     private static let watcherName = "org.kde.StatusNotifierWatcher"
+    /// The name Tocsin's GNOME Shell extension owns while it shows the item in GNOME's top bar,
+    /// where no StatusNotifierWatcher runs: it reads the item's objects on the agent's own name.
+    static let panelHostName = "io.github.tocsin.Panel"
     private static let itemInterface = "org.kde.StatusNotifierItem"
     private static let menuInterface = "com.canonical.dbusmenu"
 
@@ -34,7 +37,9 @@ final class TrayItem {
     private var registrations: [guint] = []
     private var nameOwnership: guint = 0
     private var watcherWatch: guint = 0
+    private var panelHostWatch: guint = 0
     private(set) var watcherPresent = false
+    private var panelHostPresent = false
 
     /// An item logging to `log`, on the bus connection `connection` gives (the agent's), whose
     /// clicks count only from senders `isOwnUser` accepts.
@@ -47,13 +52,15 @@ final class TrayItem {
     deinit {
         if nameOwnership != 0 { g_bus_unown_name(nameOwnership) }
         if watcherWatch != 0 { g_bus_unwatch_name(watcherWatch) }
+        if panelHostWatch != 0 { g_bus_unwatch_name(panelHostWatch) }
         if let connection = connection() {
             for registration in registrations { g_dbus_connection_unregister_object(connection, registration) }
         }
     }
 
-    /// Whether a panel shows tray items now (a StatusNotifierWatcher is on the bus).
-    var isHosted: Bool { watcherPresent }
+    /// Whether a panel shows the item now: a StatusNotifierWatcher, or Tocsin's GNOME Shell
+    /// extension, is on the bus.
+    var isHosted: Bool { watcherPresent || panelHostPresent }
 
     /// Exports the objects and starts following the watcher; call once the connection is up.
     func start() {
@@ -87,6 +94,19 @@ final class TrayItem {
                 item.onHostChange()
             },
             box, nil)
+        panelHostWatch = g_bus_watch_name_on_connection(
+            connection, Self.panelHostName, G_BUS_NAME_WATCHER_FLAGS_NONE,
+            { _, _, _, userData in
+                let item = Unmanaged<TrayItem>.fromOpaque(userData!).takeUnretainedValue()
+                item.panelHostPresent = true
+                item.onHostChange()
+            },
+            { _, _, userData in
+                let item = Unmanaged<TrayItem>.fromOpaque(userData!).takeUnretainedValue()
+                item.panelHostPresent = false
+                item.onHostChange()
+            },
+            box, nil)
     }
 
     /// Shows `content`, or takes the item away for `nil`; sends only what changed.
@@ -94,13 +114,16 @@ final class TrayItem {
         let old = self.content
         guard content != old else { return }
         self.content = content
-        if let content, ids.adopt(content.menu), old != nil {
+        if let content, ids.adopt(content.menu) {
             emit(Self.menuPath, Self.menuInterface, "LayoutUpdated", Variant.tuple([g_variant_new_uint32(ids.revision), g_variant_new_int32(0)]))
         }
         switch (old, content) {
-        case (nil, _?):
+        case (nil, let new?):
             appear()
+            // What Tocsin's extension, which follows no item name, learns the item is back by.
+            emit(Self.itemPath, Self.itemInterface, "NewStatus", Variant.tuple([g_variant_new_string(new.status.rawValue)]))
         case (_?, nil):
+            emit(Self.itemPath, Self.itemInterface, "NewStatus", Variant.tuple([g_variant_new_string("Passive")]))
             disappear()
         case (let old?, let new?):
             if old.iconName != new.iconName { emit(Self.itemPath, Self.itemInterface, "NewIcon", Variant.tuple([])) }
@@ -148,8 +171,10 @@ final class TrayItem {
         nameOwnership = 0
     }
 
+    /// Sends a change to the hosts: those that follow the item's name, and Tocsin's extension,
+    /// which follows the agent's.
     private func emit(_ path: String, _ interface: String, _ signal: String, _ arguments: OpaquePointer) {
-        guard nameOwnership != 0, let connection = connection() else {
+        guard nameOwnership != 0 || panelHostPresent, let connection = connection() else {
             g_variant_unref(g_variant_ref_sink(arguments))
             return
         }

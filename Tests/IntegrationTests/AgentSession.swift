@@ -14,8 +14,9 @@ final class AgentSession {
     /// Starts a session with `notificationServer` and the agent (with extra `agentArguments` and
     /// `agentEnvironment`), and waits until the agent answers.
     init(_ label: String, notificationServer: NotificationServerKind = .dunst, agentArguments: [String] = [],
-         agentEnvironment: [String: String] = [:]) throws {
-        session = try HeadlessSession(label: label, baseEnvironment: Self.environmentWithTocsinsData, notificationServer: notificationServer)
+         agentEnvironment: [String: String] = [:], gnomeShellExtensions: [URL] = []) throws {
+        session = try HeadlessSession(label: label, baseEnvironment: Self.environmentWithTocsinsData, notificationServer: notificationServer,
+                                      gnomeShellExtensions: gnomeShellExtensions)
         stateDirectory = session.directory.appendingPathComponent("tocsin-state")
         self.agentArguments = agentArguments
         self.agentEnvironment = agentEnvironment
@@ -37,7 +38,7 @@ final class AgentSession {
         return environment
     }
 
-    private static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The repository's `data` as installed, in `.build/test-share`: the desktop entry with
     /// `@bindir@` made the built binaries' directory, the icons linked. Plasma takes a desktop

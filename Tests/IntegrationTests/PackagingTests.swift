@@ -170,6 +170,8 @@ import Testing
             "/usr/share/bash-completion/completions/tocsin",
             "/usr/share/zsh/vendor-completions/_tocsin",
             "/usr/share/fish/vendor_completions.d/tocsin.fish",
+            "/usr/share/gnome-shell/extensions/tocsin@tocsin.github.io/metadata.json",
+            "/usr/share/gnome-shell/extensions/tocsin@tocsin.github.io/extension.js",
         ]
         for path in expected {
             #expect(contents.files.contains(path), "the package does not ship \(path)")

@@ -87,4 +87,40 @@ import Testing
         #expect(fixture.eventually(timeout: 5) { !registered().contains("StatusNotifierItem-") }, "the item stayed: \(registered())")
         #expect(bar.isRunning, "waybar: \(bar.standardError())")
     }
+
+    /// Tocsin's GNOME Shell extension, enabled in a real GNOME Shell 43: the countdown in the top
+    /// bar, and its menu's Pause, clicked where the shell draws it.
+    @Test func gnomeShellsTopBarShowsTheCountdownAndItsMenuPausesIt() throws {
+        let uuid = "tocsin@tocsin.github.io"
+        let fixture = try AgentSession("gnome-extension", notificationServer: .gnomeShell,
+                                       gnomeShellExtensions: [AgentSession.repository.appendingPathComponent("data/gnome-shell/extensions/\(uuid)")])
+        try GnomeDesktopTests.waitUntilTheAgentKnowsTheShell(fixture)
+        let owned = fixture.eventually(timeout: 10) {
+            (try? fixture.session.run(URL(fileURLWithPath: "/usr/bin/gdbus"), ["call", "--session", "-d", "org.freedesktop.DBus", "-o", "/org/freedesktop/DBus",
+                                                                            "-m", "org.freedesktop.DBus.NameHasOwner", "io.github.tocsin.Panel"]))?.stdout == "(true,)\n"
+        }
+        let info = try fixture.session.run(URL(fileURLWithPath: "/usr/bin/gnome-extensions"), ["info", uuid])
+        #expect(owned, "the extension is not running: \(info)")
+        try GnomeDesktopTests.letTheStartUpBannersGo(fixture)
+
+        let id = try fixture.startTimer("10m", "--title", "Pasta")
+        let topBar = try fixture.session.waitForScreen(timeout: .seconds(15), "the countdown in the top bar") { screen in
+            screen.words.contains { $0.text == "Pasta" && $0.top < 30 }
+        }
+        #expect(topBar.lines.contains { $0.firstMatch(of: /Pasta (10:00|9:5\d)/) != nil }, "\(topBar)")
+        topBar.keepForREADME(as: "gnome-top-bar.png")
+        // The banner goes (the pointer moving), the countdown stays in the top bar.
+        try GnomeDesktopTests.whileMovingThePointer(fixture) {
+            _ = try fixture.session.waitForScreen(timeout: .seconds(15), "the banner gone") { !$0.contains("remaining") }
+        }
+        let label = try #require(try fixture.session.readScreen().words.first { $0.text == "Pasta" && $0.top < 30 }, "the countdown left the top bar")
+        try fixture.session.click(x: label.center.x, y: label.center.y)
+        _ = try fixture.session.waitForScreen("the menu") { $0.contains("New timer") && $0.word("Pause") != nil }
+        try fixture.session.clickOnScreen("Pause")
+        #expect(try fixture.eventually(timeout: 5) { try fixture.alarm(id)?.string("state") == "paused" }, "the menu's Pause did not pause it")
+        #expect(try fixture.tocsin("cancel", id).status == 0)
+        _ = try fixture.session.waitForScreen(timeout: .seconds(5), "the top bar without the countdown") { screen in
+            !screen.words.contains { $0.text == "Pasta" && $0.top < 30 }
+        }
+    }
 }
