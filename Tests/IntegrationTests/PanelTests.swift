@@ -50,6 +50,8 @@ import Testing
 
     @Test func waybarsTrayTakesTheAgentsItemWhoseMenuPausesTheTimer() throws {
         let fixture = try AgentSession("panel-tray", notificationServer: .mako)
+        // A timer before any panel: nothing is sent, and the item comes with the panel.
+        let tea = try fixture.startTimer("10m", "--title", "Tea")
         let configuration = #"{ "layer": "top", "position": "bottom", "height": 32, "modules-left": ["tray"] }"#
         let bar = try fixture.session.startWaybar(configuration: configuration, style: "window#waybar { background: #FFFFFF; }")
         func gdbus(_ destination: String, _ path: String, _ method: String, _ arguments: String...) throws -> CommandResult {
@@ -62,8 +64,11 @@ import Testing
             property("org.kde.StatusNotifierWatcher", "/StatusNotifierWatcher", "org.kde.StatusNotifierWatcher", "RegisteredStatusNotifierItems")
         }
         // waybar's tray is the panel's StatusNotifierWatcher.
-        #expect(fixture.eventually(timeout: 10) { registered().hasPrefix("(<") }, "waybar's tray did not come: \(bar.standardError())")
-        #expect(!registered().contains("StatusNotifierItem-"), "an item while nothing runs: \(registered())")
+        #expect(fixture.eventually(timeout: 10) { registered().contains("StatusNotifierItem-") },
+                "the item did not come with the panel: \(registered())\n\(bar.standardError())")
+        #expect(try fixture.tocsin("cancel", tea).status == 0)
+        #expect(fixture.eventually(timeout: 5) { registered().hasPrefix("(<") && !registered().contains("StatusNotifierItem-") },
+                "an item while nothing runs: \(registered())")
 
         let id = try fixture.startTimer("10m", "--title", "Pasta")
         #expect(fixture.eventually(timeout: 5) { registered().contains("org.kde.StatusNotifierItem-") }, "\(registered())\n\(fixture.agentLog)")
@@ -85,6 +90,15 @@ import Testing
 
         #expect(try fixture.tocsin("cancel", id).status == 0)
         #expect(fixture.eventually(timeout: 5) { !registered().contains("StatusNotifierItem-") }, "the item stayed: \(registered())")
+
+        // Ringing: the item asks for attention, and a click on it (the host's Activate) stops it.
+        let bell = try fixture.startTimer("1s", "--title", "Bell")
+        _ = try fixture.waitForNotification(titled: "Bell") { $0.urgency == 2 }
+        #expect(fixture.eventually(timeout: 5) { registered().contains("StatusNotifierItem-") })
+        #expect(fixture.eventually(timeout: 3) { property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "Status").contains("'NeedsAttention'") })
+        #expect(property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "ItemIsMenu").contains("false"))
+        #expect(try gdbus(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem.Activate", "0", "0").status == 0)
+        #expect(try fixture.eventually(timeout: 3) { try fixture.alarm(bell) == nil }, "the click did not stop it")
         #expect(bar.isRunning, "waybar: \(bar.standardError())")
     }
 
