@@ -11,6 +11,10 @@ public struct AgentConfiguration: Sendable {
     public var hookTimeLimit: Double
     /// The most alarms one application other than the user's command line may hold.
     public var alarmsPerApplication: Int = 100
+    /// Whether the agent shows its tray item (`--tray`). Off by default for now: with it on, the
+    /// packaged agent's timers did not ring in PackagingTests and Plasma's tray layout moved under
+    /// PlasmaDesktopTests' clicks; both are still to be understood (see the panel issue).
+    public var showsTrayItem = false
     /// Where log lines go.
     public var log: AgentLog
 
@@ -112,7 +116,7 @@ public final class Agent {
             parts: RunningAgent.Parts(
                 clock: SystemClock(), notifications: NotificationPresenter(appName: "Tocsin", log: log), sounds: ringer,
                 hooks: HookRunner(log: log, timeLimit: configuration.hookTimeLimit),
-                appIntents: appIntents, signals: AudienceSignals(audience: audience), tray: tray,
+                appIntents: appIntents, signals: AudienceSignals(audience: audience), tray: configuration.showsTrayItem ? tray : nil,
                 deadline: deadlineTimer, wake: wakeTimer, wakeAvailability: wakeTimer.availability,
                 server: NotificationServerMonitor(log: log), callers: callers))
         self.running = running
@@ -130,7 +134,7 @@ public final class Agent {
         })
         running.start(in: timeZoneWatcher.current.timeZone)
         // Follows the panel's tray from now on; the item shows once one is there.
-        tray.start()
+        if configuration.showsTrayItem { tray.start() }
         service.handler = running
         // Watchers that waited for the agent register as soon as its name appears; what happened
         // while it started (alarms missed or rung while it was away) waits for them.

@@ -35,6 +35,7 @@ final class TrayItem {
     private var content: TrayContent?
     private var ids = TrayMenuIDs()
     private var registrations: [guint] = []
+    private var exportedOn: OpaquePointer?
     private var nameOwnership: guint = 0
     private var watcherWatch: guint = 0
     private var panelHostWatch: guint = 0
@@ -53,8 +54,11 @@ final class TrayItem {
         if nameOwnership != 0 { g_bus_unown_name(nameOwnership) }
         if watcherWatch != 0 { g_bus_unwatch_name(watcherWatch) }
         if panelHostWatch != 0 { g_bus_unwatch_name(panelHostWatch) }
-        if let connection = connection() {
-            for registration in registrations { g_dbus_connection_unregister_object(connection, registration) }
+        // The connection the objects were exported on, kept for this: the agent that gave it may
+        // be going away itself.
+        if let exportedOn {
+            for registration in registrations { g_dbus_connection_unregister_object(exportedOn, registration) }
+            g_object_unref(UnsafeMutableRawPointer(exportedOn))
         }
     }
 
@@ -65,6 +69,8 @@ final class TrayItem {
     /// Exports the objects and starts following the watcher; call once the connection is up.
     func start() {
         guard let connection = connection(), registrations.isEmpty else { return }
+        g_object_ref(UnsafeMutableRawPointer(connection))
+        exportedOn = connection
         let box = Unmanaged.passUnretained(self).toOpaque()
         for (path, xml) in [(Self.itemPath, Self.itemXML), (Self.menuPath, Self.menuXML)] {
             let node = try! GLibError.check { g_dbus_node_info_new_for_xml(xml, $0) }!

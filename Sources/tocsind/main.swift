@@ -9,7 +9,7 @@ MemoryReturner.routeGLibSlicesThroughMalloc()
 MemoryReturner.allocateFromOneArena()
 
 let usage = """
-    Usage: tocsind [--state-dir DIR] [--hook-time-limit SECONDS] [--app-alarm-limit N]
+    Usage: tocsind [--state-dir DIR] [--hook-time-limit SECONDS] [--app-alarm-limit N] [--tray]
 
     The Tocsin agent: keeps your alarms and timers and rings them on time. It serves
     io.github.tocsin.Agent on the session bus; use the `tocsin` command to talk to it.
@@ -20,6 +20,8 @@ let usage = """
       --app-alarm-limit N
                         the most alarms one application (not the tocsin command line) may
                         hold (default 100)
+      --tray            show a tray item (StatusNotifierItem) while something runs, for panels
+                        with a tray and Tocsin's GNOME Shell extension
       --version         print the version
       --help            show this help
     """
@@ -43,6 +45,8 @@ while let argument = arguments.popFirst() {
             refuse("--app-alarm-limit needs a number of alarms above zero.")
         }
         configuration.alarmsPerApplication = limit
+    case "--tray":
+        configuration.showsTrayItem = true
     case "--version":
         print("tocsind \(TocsinVersion.string)")
         exit(0)
