@@ -78,6 +78,18 @@ extension HeadlessSession {
         try NotificationServer.setDoNotDisturb(on, kind: notificationServer, launcher: launcher, environment: environment)
     }
 
+    /// Starts dunst again, with the session's configuration, once the one the session started
+    /// has been ended (a notification server that comes after its clients); returns when it owns
+    /// org.freedesktop.Notifications. Only for a dunst session: its clicker drives dunst's menu.
+    public func startDunstAgain() throws {
+        try ensureRunning()
+        guard notificationServer == .dunst else {
+            throw HeadlessSessionError.componentFailed(component: notificationServer.rawValue,
+                                                       reason: "only dunst can be started again", stderrTail: "")
+        }
+        _ = try NotificationServer.start(.dunst, launcher: launcher, environment: environment)
+    }
+
     /// Pauses (do-not-disturb) or resumes dunst (`dunstctl set-paused`). While paused dunst hides
     /// every notification, critical ones included, but still answers Notify with an id.
     public func setNotificationsPaused(_ paused: Bool) throws {

@@ -3,7 +3,8 @@ import HeadlessSession
 import Testing
 
 /// The agent knows its notification server and do-not-disturb state, `tocsin doctor` reports
-/// them, and a sound server that appears late still gets the ring.
+/// them, a notification server that comes after the agent gets its own presentation, and a
+/// sound server that appears late still gets the ring.
 @Suite(.serialized) struct DesktopAwarenessTests {
     @Test func doctorReportsAHealthySession() throws {
         let fixture = try AgentSession("doctor")
@@ -71,6 +72,38 @@ import Testing
         #expect(doctor.status == 1, "\(doctor)")
         #expect(doctor.stdout.contains("PROBLEM  notifications: no notification server is running"), "\(doctor.stdout)")
         #expect(doctor.stderr.contains("problem(s) found"))
+    }
+
+    @Test func aNotificationServerThatComesAfterTheAgentGetsItsOwnPresentation() throws {
+        // The agent starts with a countdown to show and no server to show it on: it has only the
+        // unknown server's profile (progress drawn as text, the commands named). The countdown's
+        // first frame on the server that comes must still be the server's own presentation.
+        let fixture = try AgentSession("lateserver")
+        let id = try fixture.startTimer("10m", "--title", "Late pasta")
+        let dunst = try #require(fixture.session.childProcesses.first { $0.name == "dunst" && $0.isRunning })
+        dunst.terminate()
+        _ = dunst.waitForExit(timeout: .seconds(5))
+        fixture.agent.kill(signal: SIGKILL)
+        _ = fixture.agent.waitForExit(timeout: .seconds(5))
+        try fixture.restartAgent()
+        #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("No notification server is running") }, "\(fixture.agentLog)")
+        Thread.sleep(forTimeInterval: 1.5) // ticks with nobody to show them to
+
+        let serverCame = Date()
+        try fixture.session.startDunstAgain()
+        let shown = try fixture.waitForNotification(titled: "Late pasta") { $0.receivedAt > serverCame && $0.id != 0 }
+        Thread.sleep(forTimeInterval: 2.5) // a few more ticks
+        let since = fixture.notifications(titled: "Late pasta").filter { $0.receivedAt > serverCame && $0.id != 0 }
+        #expect(since.count >= 2, "not counting down on the new server: \(since)")
+        for frame in since {
+            // dunst draws the `value` hint as a bar and draws the buttons: no text bar, no commands.
+            #expect(frame.value != nil, "a frame without dunst's bar: \(frame)")
+            #expect(!frame.body.contains("tocsin pause"), "a frame naming the commands dunst has buttons for: \(frame)")
+            #expect(frame.actions.map(\.label).contains("Pause"), "\(frame)")
+        }
+        #expect(Set(since.map(\.id)) == [shown.id], "not replaced in place: \(since.map(\.id))")
+        #expect(try fixture.session.displayedNotificationCount() == 1)
+        #expect(try fixture.tocsin("cancel", id).status == 0)
     }
 
     @Test func aSoundServerThatAppearsLateStillGetsTheRing() throws {
