@@ -77,6 +77,14 @@ final class RunningAgent {
         planner = AgentPlanner(contentWriter: NotificationContentWriter(timeZone: book.timeZone))
         authorizationDesk = AuthorizationDesk(authorizations: authorizations, presenter: parts.notifications, log: configuration.log,
                                               alarmLimit: configuration.alarmsPerApplication)
+        connectParts(savingAuthorizationsTo: authorizationStore)
+    }
+
+    /// Routes the parts' news (presses, closes, a panel coming, the sound server) to the agent.
+    /// Not in `init`: there, `book` would name the book as loaded, not the agent's own, and a
+    /// callback reading it would see none of the alarms set since (the tray's host change armed
+    /// the timers from the empty start-up book, so a timer set then never rang).
+    private func connectParts(savingAuthorizationsTo authorizationStore: AuthorizationStore?) {
         authorizationDesk.onNoted = { [unowned self] in
             guard let authorizationStore else { return }
             do throws(StoreError) { try authorizationStore.save(authorizationDesk.authorizations) } catch { log.error(error.message) }

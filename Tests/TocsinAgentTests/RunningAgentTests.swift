@@ -124,6 +124,36 @@ import TocsinCore
         #expect(fixture.signals.events.last?.kind == .paused)
     }
 
+    @Test func aPanelThatComesOrGoesKeepsEveryTimerArmed() throws {
+        // The tray's host news comes after alarms were set (the agent starts with none, and
+        // learns whether a panel exists a moment later): it must arm from the book as it is now.
+        let fixture = try Fixture()
+        let timer = try fixture.schedule(AlarmRequest(title: "Pasta", duration: 3))
+        fixture.notifications.onDismissed(timer)
+        #expect(fixture.deadline.next == fixture.at(3), "no notification, no panel: only the end")
+        fixture.tray.isHosted = true
+        fixture.tray.onHostChange()
+        #expect(fixture.deadline.next == fixture.at(1), "a panel shows the countdown: the next whole second")
+        #expect(fixture.tray.current?.label == "Pasta 0:03")
+        fixture.tray.isHosted = false
+        fixture.tray.onHostChange()
+        #expect(fixture.deadline.next == fixture.at(3), "the panel went: the end still")
+        fixture.run(until: 3)
+        #expect(fixture.sounds.ringingAlarms == [timer])
+    }
+
+    @Test func aNotificationTheServerClosedRightAfterAPressIsShownAgain() throws {
+        // xfce4-notifyd closes a notification after each press; the alarm, set after the agent
+        // started, is shown again as it is now (paused, with Resume).
+        let fixture = try Fixture()
+        let timer = try fixture.schedule(AlarmRequest(title: "Pasta", duration: 60))
+        try fixture.notifications.press("Pause", on: timer)
+        let shownBefore = fixture.notifications.shown.count
+        fixture.notifications.onClosedAfterButton(timer)
+        #expect(fixture.notifications.shown.count == shownBefore + 1, "not shown again")
+        #expect(fixture.notifications.onScreen[timer]?.actions.map(\.label).contains("Resume") == true)
+    }
+
     @Test func snoozeCountsDownAgainAndRingsAgain() throws {
         let fixture = try Fixture()
         let id = try fixture.schedule(AlarmRequest(title: "Nap", duration: 10, snoozeDuration: 60))
