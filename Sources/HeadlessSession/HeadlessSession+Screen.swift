@@ -104,6 +104,36 @@ extension HeadlessSession {
         try launcher.runChecked("xdotool", ["key", keys], environment: environment)
     }
 
+    /// The horizontal centres of the icons drawn in a strip of the screen, from left to right:
+    /// a panel's tray, whose icons have no text to find them by and move as items come and go.
+    /// The strip (`x`, `y`: its columns and rows) is made black and white, and each run of
+    /// columns with ink in it, separated from the next by at least `gap` columns, is one icon.
+    public func iconCenters(x: ClosedRange<Int>, y: ClosedRange<Int>, gap: Int = 4) throws -> [Int] {
+        try ensureRunning()
+        let shot = layout.logs.appendingPathComponent("strip-\(nextRecordingIndex()).png")
+        try screenshot(to: shot)
+        defer { try? FileManager.default.removeItem(at: shot) }
+        // Each column averaged into one pixel: white (255) where the column holds no ink.
+        let columns = try launcher.runChecked(
+            "convert", [shot.path, "-crop", "\(x.count)x\(y.count)+\(x.lowerBound)+\(y.lowerBound)", "+repage", "-colorspace", "gray",
+                        "-threshold", "50%", "-scale", "\(x.count)x1!", "-depth", "8", "-compress", "none", "pgm:-"],
+            environment: environment, timeout: .seconds(20))
+        // Plain PGM: "P2", width, height, maximum, then one value per column.
+        let values = columns.split(whereSeparator: \.isWhitespace).dropFirst(4).compactMap { Int($0) }
+        var centers: [Int] = [], runStart: Int?, lastInk = Int.min
+        for (column, value) in values.enumerated() where value < 250 {
+            if let start = runStart, column - lastInk > gap {
+                centers.append(x.lowerBound + (start + lastInk) / 2)
+                runStart = column
+            } else if runStart == nil {
+                runStart = column
+            }
+            lastInk = column
+        }
+        if let start = runStart { centers.append(x.lowerBound + (start + lastInk) / 2) }
+        return centers
+    }
+
     /// How much larger than the screen the picture tesseract reads is.
     static let readingScale = 3
 }

@@ -11,10 +11,9 @@ public struct AgentConfiguration: Sendable {
     public var hookTimeLimit: Double
     /// The most alarms one application other than the user's command line may hold.
     public var alarmsPerApplication: Int = 100
-    /// Whether the agent shows its tray item (`--tray`). Off by default for now: with it on, the
-    /// packaged agent's timers did not ring in PackagingTests and Plasma's tray layout moved under
-    /// PlasmaDesktopTests' clicks; both are still to be understood (see the panel issue).
-    public var showsTrayItem = false
+    /// Whether the agent shows its tray item while something runs (on unless `--no-tray`). It
+    /// costs nothing while no panel is there to show it: the agent only follows the names.
+    public var showsTrayItem = true
     /// Where log lines go.
     public var log: AgentLog
 

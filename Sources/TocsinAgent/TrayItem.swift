@@ -263,10 +263,17 @@ final class TrayItem {
         case (Self.menuPath, "AboutToShowGroup"):
             g_dbus_method_invocation_return_value(invocation, Variant.tuple([Variant.make(int32s: []), Variant.make(int32s: [])]))
         case (Self.itemPath, "Activate"):
+            // While something rings a click on the item stops it; otherwise it opens the menu.
+            // Hosts that read ItemIsMenu open it themselves; Plasma 5.27 calls Activate anyway
+            // and opens the menu only when the call fails (as for libappindicator's items, which
+            // have no Activate), so the menu's item refuses it.
+            guard content?.itemIsMenu == false else {
+                g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.NotSupported",
+                                                           "The item is its menu (ItemIsMenu): a click opens it.")
+                return
+            }
             g_dbus_method_invocation_return_value(invocation, nil)
-            // While something rings a click on the item stops it; otherwise it opens the menu,
-            // which hosts do themselves (ItemIsMenu).
-            if content?.itemIsMenu == false, isOwnUser(sender) { onAction(.stopAllRinging) }
+            if isOwnUser(sender) { onAction(.stopAllRinging) }
         default:
             // SecondaryActivate, ContextMenu, Scroll: nothing to do.
             g_dbus_method_invocation_return_value(invocation, nil)
@@ -276,7 +283,8 @@ final class TrayItem {
     private func clicked(_ id: Int32, by sender: String) {
         guard let action = ids.action(of: id) else { return }
         guard isOwnUser(sender) else {
-            log.warning("Ignoring a click on the tray menu from another user's program (\(sender)).")
+            let label = item(withID: id).map { String($0.label.drop { $0 == " " }) } ?? "?"
+            log.warning("Ignoring a click on “\(label)” in the tray menu from another user's program (\(sender)).")
             return
         }
         onAction(action)

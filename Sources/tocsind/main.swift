@@ -9,7 +9,7 @@ MemoryReturner.routeGLibSlicesThroughMalloc()
 MemoryReturner.allocateFromOneArena()
 
 let usage = """
-    Usage: tocsind [--state-dir DIR] [--hook-time-limit SECONDS] [--app-alarm-limit N] [--tray]
+    Usage: tocsind [--state-dir DIR] [--hook-time-limit SECONDS] [--app-alarm-limit N] [--no-tray]
 
     The Tocsin agent: keeps your alarms and timers and rings them on time. It serves
     io.github.tocsin.Agent on the session bus; use the `tocsin` command to talk to it.
@@ -20,8 +20,9 @@ let usage = """
       --app-alarm-limit N
                         the most alarms one application (not the tocsin command line) may
                         hold (default 100)
-      --tray            show a tray item (StatusNotifierItem) while something runs, for panels
-                        with a tray and Tocsin's GNOME Shell extension
+      --no-tray         show no tray item; by default one (a StatusNotifierItem) is shown
+                        while something runs, for panels with a tray and Tocsin's GNOME Shell
+                        extension, wherever one of them is there to show it
       --version         print the version
       --help            show this help
     """
@@ -45,7 +46,10 @@ while let argument = arguments.popFirst() {
             refuse("--app-alarm-limit needs a number of alarms above zero.")
         }
         configuration.alarmsPerApplication = limit
+    case "--no-tray":
+        configuration.showsTrayItem = false
     case "--tray":
+        // The default since the tray item became one; still taken, as earlier set-ups pass it.
         configuration.showsTrayItem = true
     case "--version":
         print("tocsind \(TocsinVersion.string)")

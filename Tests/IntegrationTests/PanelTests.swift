@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func waybarsTrayTakesTheAgentsItemWhoseMenuPausesTheTimer() throws {
-        let fixture = try AgentSession("panel-tray", notificationServer: .mako, agentArguments: ["--tray"])
+        let fixture = try AgentSession("panel-tray", notificationServer: .mako)
         // A timer before any panel: nothing is sent, and the item comes with the panel.
         let tea = try fixture.startTimer("10m", "--title", "Tea")
         let configuration = #"{ "layer": "top", "position": "bottom", "height": 32, "modules-left": ["tray"] }"#
@@ -106,7 +106,7 @@ import Testing
     /// bar, and its menu's Pause, clicked where the shell draws it.
     @Test func gnomeShellsTopBarShowsTheCountdownAndItsMenuPausesIt() throws {
         let uuid = "tocsin@tocsin.github.io"
-        let fixture = try AgentSession("gnome-extension", notificationServer: .gnomeShell, agentArguments: ["--tray"],
+        let fixture = try AgentSession("gnome-extension", notificationServer: .gnomeShell,
                                        gnomeShellExtensions: [AgentSession.repository.appendingPathComponent("data/gnome-shell/extensions/\(uuid)")])
         try GnomeDesktopTests.waitUntilTheAgentKnowsTheShell(fixture)
         let owned = fixture.eventually(timeout: 10) {
