@@ -15,4 +15,17 @@ extension HeadlessSession {
         return try SwayMako.launchWaybar(configuration: configuration, style: style, launcher: launcher, environment: environment,
                                          wayland: waylandEnvironment)
     }
+
+    /// Starts xfce4-panel (an xfce4-notifyd session, whose xfconfd holds the panel's settings):
+    /// one panel along the bottom of the screen, `size` pixels high, holding only the
+    /// notification area ("systray"), which in 4.18 is also the session's StatusNotifierWatcher
+    /// and draws the items registered with it. Throws for a session without xfconfd.
+    public func startXfcePanel(size: Int = 32) throws -> SessionProcess {
+        try ensureRunning()
+        guard notificationServer == .xfce4Notifyd else {
+            throw HeadlessSessionError.componentFailed(component: "xfce4-panel", reason: "its settings live in xfconfd: start the session with notificationServer: .xfce4Notifyd",
+                                                       stderrTail: "")
+        }
+        return try XfcePanel.start(size: size, launcher: launcher, environment: environment)
+    }
 }

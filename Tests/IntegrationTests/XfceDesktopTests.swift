@@ -73,6 +73,36 @@ import Testing
         try fixture.expectStoppedIntoSilence(id, recording: recording) { try fixture.session.clickOnScreen("Stop") }
     }
 
+    @Test func xfcePanelsNotificationAreaShowsTheItemWhoseMenuPausesTheTimer() throws {
+        let fixture = try AgentSession("xfce-tray", notificationServer: .xfce4Notifyd)
+        let panel = try fixture.session.startXfcePanel()
+        let id = try fixture.startTimer("10m", "--title", "Pasta")
+        // The panel holds only the notification area: Tocsin's item is its one icon.
+        var icons: [Int] = []
+        #expect(fixture.eventually(timeout: 10) {
+            icons = (try? fixture.session.iconCenters(x: 0...1279, y: Self.panelRows)) ?? []
+            return icons.count == 1
+        }, "not one icon in the panel: \(icons)\n\(panel.standardError())")
+        let item = try #require(icons.first)
+        try fixture.session.click(x: item, y: Self.panelRow)
+        let menu = try fixture.session.waitForScreen("Tocsin's tray menu above the panel") {
+            $0.contains("New timer") && $0.words.contains { $0.text == "Pause" && $0.top > 400 }
+        }
+        menu.keepForREADME(as: "xfce-tray-menu.png")
+        // The menu's Pause, not the notification's (at the top of the screen).
+        let pause = try #require(menu.words.filter { $0.text == "Pause" }.max { $0.top < $1.top })
+        try fixture.session.click(x: pause.center.x, y: pause.center.y)
+        #expect(try fixture.eventually { try fixture.alarm(id)?.string("state") == "paused" }, "the tray menu's Pause did not pause it")
+        #expect(try fixture.tocsin("cancel", id).status == 0)
+        #expect(fixture.eventually(timeout: 5) { ((try? fixture.session.iconCenters(x: 0...1279, y: Self.panelRows)) ?? [0]).isEmpty },
+                "the item stayed in the panel with nothing running")
+        #expect(panel.isRunning, "xfce4-panel: \(panel.standardError())")
+    }
+
+    /// The rows of xfce4-panel's 32-pixel panel along the bottom of the 1280×800 screen, and its middle.
+    static let panelRows = 772...795
+    static let panelRow = 784
+
     @Test func doctorWithoutTheAgentReadsXfcesDoNotDisturb() throws {
         let session = try HeadlessSession(label: "xfce-doctor", notificationServer: .xfce4Notifyd)
         defer { session.stop() }

@@ -65,6 +65,8 @@ enum BenchStep: String, CaseIterable, Sendable {
     case countdowns
     /// 100, 1,000 and 10,000 alarms.
     case many
+    /// The tray item's wake-ups, in a session of its own with waybar's tray.
+    case tray
     /// `at`, the sleep script (and KAlarm).
     case peers
 }

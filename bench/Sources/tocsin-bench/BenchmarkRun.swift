@@ -42,6 +42,12 @@ final class BenchmarkRun {
         if steps.contains(.fire) { measureFiring(bench, beep: beep) }
         if steps.contains(.countdowns) { measureCountdowns(bench) }
         if steps.contains(.many) { measureManyAlarms(bench) }
+        if steps.contains(.tray) {
+            progress("the tray item in waybar's tray (a session of its own, with sway and mako)")
+            attempt(TrayCost.section, "wake-ups with the tray item shown", unit: "wake-ups/s") {
+                try TrayCost.figures(tools: tools, plan: plan)
+            }
+        }
 
         let script = ScriptPeer(session: bench.session, beep: beep)
         let peers = PeerMeasurements(plan: plan, session: bench.session)
