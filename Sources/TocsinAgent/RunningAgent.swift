@@ -190,7 +190,8 @@ final class RunningAgent {
     private func refreshTray(atTick: Bool = false) {
         guard let tray, tray.isHosted else { return }
         let now = clock.now
-        tray.show(TrayContent(alarms: Array(book.unorderedAlarms), now: atTick ? CountdownClock.wholeSecond(atOrBefore: now) : now))
+        tray.show(TrayContent(alarms: Array(book.unorderedAlarms), now: atTick ? CountdownClock.wholeSecond(atOrBefore: now) : now,
+                              timeOfDay: planner.contentWriter.timeOfDay))
     }
 
     /// A click in the tray: what the same button of a notification does, a new timer (the user's

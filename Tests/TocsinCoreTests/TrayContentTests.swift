@@ -5,21 +5,24 @@ import Testing
 // TrayContent.swift and TrayMenuIDs.swift: the tray item's icon, label, tooltip and menu.
 @Suite("Tray content")
 struct TrayContentTests {
+    let writer = NotificationContentWriter(timeZone: .utc, localeIdentifier: "C")
+
     @Test("No item while nothing is on screen; a waiting alarm is nothing on screen")
     func absent() throws {
         var book = AlarmBook()
         _ = try book.schedule(AlarmRequest(kind: .alarm, schedule: .fixed(at(3600)), duration: 0), now: t0)
-        #expect(TrayContent(alarms: book.alarms, now: at(1)) == nil)
+        #expect(TrayContent(alarms: book.alarms, now: at(1), timeOfDay: writer.timeOfDay) == nil)
     }
 
     @Test("A countdown: its label, its tooltip, its Pause and Cancel, New timer; a click opens the menu")
     func countdown() throws {
         var book = AlarmBook()
         let pasta = try book.schedule(AlarmRequest(title: "Pasta", duration: 600), id: fixedID(1), now: t0).alarm.id
-        let content = try #require(TrayContent(alarms: book.alarms, now: at(1)))
+        let content = try #require(TrayContent(alarms: book.alarms, now: at(1), timeOfDay: writer.timeOfDay))
         #expect(content.status == .active && content.itemIsMenu && content.changesWithTime)
         #expect(content.iconName == "io.github.tocsin.Agent-countdown-symbolic")
         #expect(content.label == "Pasta 9:59" && content.tooltip == "Pasta: 9:59 left")
+        #expect(content.menu.first?.label == "Pasta: ends \(writer.timeOfDay(at(600)))")
         let id = pasta.uuidString.lowercased()
         #expect(content.menu.map(\.key) == ["alarm:\(id)", "alarm:\(id):pause", "alarm:\(id):cancel", "separator:\(id)", "new-timer", "stop-all"])
         #expect(content.menu[1].action == .intent(.pause, pasta))
@@ -33,7 +36,7 @@ struct TrayContentTests {
         let bread = try book.schedule(AlarmRequest(title: "Bread", duration: 1, secondaryButtonLabel: "Next step", hooks: AlarmHooks([.secondary: "true"])),
                                       id: fixedID(1), now: t0).alarm.id
         _ = book.advance(to: at(1))
-        let content = try #require(TrayContent(alarms: book.alarms, now: at(2)))
+        let content = try #require(TrayContent(alarms: book.alarms, now: at(2), timeOfDay: writer.timeOfDay))
         #expect(content.status == .needsAttention && !content.itemIsMenu && !content.changesWithTime)
         #expect(content.iconName == "io.github.tocsin.Agent-ringing-symbolic" && content.label == "🔔 Bread")
         #expect(content.menu.compactMap(\.action) == [.intent(.stop, bread), .intent(.secondary, bread), .stopAllRinging])
@@ -45,13 +48,17 @@ struct TrayContentTests {
         var book = AlarmBook()
         let pasta = try book.schedule(AlarmRequest(title: "Pasta", duration: 600), id: fixedID(1), now: t0).alarm.id
         var ids = TrayMenuIDs()
-        let first = try #require(TrayContent(alarms: book.alarms, now: at(1)))
+        let first = try #require(TrayContent(alarms: book.alarms, now: at(1), timeOfDay: writer.timeOfDay))
         #expect(ids.adopt(first.menu) && ids.revision == 1)
         #expect(!ids.adopt(first.menu) && ids.revision == 1, "the same layout is no new revision")
+        let aSecondLater = try #require(TrayContent(alarms: book.alarms, now: at(2), timeOfDay: writer.timeOfDay))
+        #expect(aSecondLater.label != first.label, "the label ticks")
+        let changed = ids.adopt(aSecondLater.menu)
+        #expect(!changed && ids.revision == 1, "the menu does not: a countdown's second is no new layout")
         let pause = ids.id(of: "alarm:\(pasta.uuidString.lowercased()):pause")
         #expect(ids.action(of: pause) == .intent(.pause, pasta))
         _ = try book.perform(.pause, on: pasta, now: at(2))
-        let paused = try #require(TrayContent(alarms: book.alarms, now: at(3)))
+        let paused = try #require(TrayContent(alarms: book.alarms, now: at(3), timeOfDay: writer.timeOfDay))
         #expect(ids.adopt(paused.menu) && ids.revision == 2)
         #expect(ids.action(of: pause) == nil, "a click on the gone Pause does nothing")
         let resume = ids.id(of: "alarm:\(pasta.uuidString.lowercased()):resume")

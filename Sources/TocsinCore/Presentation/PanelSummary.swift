@@ -109,7 +109,8 @@ public struct PanelSummary: Equatable, Sendable {
         }
     }
 
-    private static func clock(_ remaining: TimeInterval) -> String {
+    /// `remaining` as a countdown shows it ("4:25").
+    static func clock(_ remaining: TimeInterval) -> String {
         DurationFormat.clock(seconds: CountdownClock.displayedSeconds(remaining: remaining))
     }
 }

@@ -68,7 +68,8 @@ public struct TrayContent: Equatable, Sendable {
     public var changesWithTime: Bool
 
     /// The tray item for `alarms` at `now`; `nil` when nothing is on screen (no item is shown).
-    public init?(alarms: [Alarm], now: Date) {
+    /// `timeOfDay` writes the time a countdown ends, as its notification does ("15:05").
+    public init?(alarms: [Alarm], now: Date, timeOfDay: (Date) -> String) {
         let summary = PanelSummary(alarms: alarms, now: now)
         guard summary.status != .idle else { return nil }
         let ringing = summary.status == .ringing
@@ -82,7 +83,7 @@ public struct TrayContent: Equatable, Sendable {
         var menu: [MenuItem] = []
         for alarm in PanelSummary.ranked(alarms, at: now) {
             let id = alarm.id.uuidString.lowercased()
-            menu.append(MenuItem(key: "alarm:\(id)", label: PanelSummary.line(for: alarm, at: now), isEnabled: false))
+            menu.append(MenuItem(key: "alarm:\(id)", label: Self.menuLine(for: alarm, timeOfDay: timeOfDay), isEnabled: false))
             for (intent, label) in Self.actions(of: alarm) {
                 menu.append(MenuItem(key: "alarm:\(id):\(intent.rawValue)", label: "    " + label, action: .intent(intent, alarm.id)))
             }
@@ -93,6 +94,20 @@ public struct TrayContent: Equatable, Sendable {
         }))
         menu.append(MenuItem(key: "stop-all", label: "Stop all ringing", isEnabled: ringing, action: .stopAllRinging))
         self.menu = menu
+    }
+
+    /// The menu's line for `alarm`: what it is doing, in words that change only with its state
+    /// ("Pasta: ends 15:05"), not the time left, which the label and the tooltip tick. A menu
+    /// whose labels change each second is a new layout each second, which every host fetches
+    /// again whole: with waybar's tray that tripled the agent's wake-ups during a countdown.
+    static func menuLine(for alarm: Alarm, timeOfDay: (Date) -> String) -> String {
+        switch alarm.state {
+        case .alerting: "\(alarm.title): ringing"
+        case .paused(let phase): "\(alarm.title): paused, \(PanelSummary.clock(phase.remaining)) left"
+        case .countdown(let phase) where alarm.snoozes != nil: "\(alarm.title): snoozed, rings again at \(timeOfDay(phase.fireDate))"
+        case .countdown(let phase): "\(alarm.title): ends \(timeOfDay(phase.fireDate))"
+        case .scheduled: alarm.title
+        }
     }
 
     /// The buttons `alarm` offers in its state, as its notification does.
