@@ -48,7 +48,7 @@ _tocsin()
     local program=${COMP_WORDS[0]}
     type -P -- "$program" >/dev/null 2>&1 || program=tocsin
 
-    local commands="timer alarm list show watch status doctor auth pause resume cancel stop snooze help"
+    local commands="timer alarm list show watch status doctor auth phone pause resume cancel stop snooze help"
     local ring_options="--title --snooze --button --on-button --sound --volume --crescendo
         --ring-for --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed"
     local alarm_options="--date --in-days --tomorrow --repeat --fixed --pre-alert"
@@ -118,6 +118,15 @@ _tocsin()
                 mapfile -t COMPREPLY < <(compgen -W "list grant revoke reset --help" -- "$cur")
             elif ((arguments == 1)) && [[ ${words[cword - 1]} != list ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "$("$program" auth list 2>/dev/null | awk '$1 != "tocsin" {print $1}')" -- "$cur")
+            fi
+            return 0
+            ;;
+        phone)
+            # tocsin phone enable [--after DURATION] | disable | status
+            if ((arguments == 0)); then
+                mapfile -t COMPREPLY < <(compgen -W "enable disable status --help" -- "$cur")
+            elif [[ ${words[*]} == *" enable"* ]]; then
+                mapfile -t COMPREPLY < <(compgen -W "--after" -- "$cur")
             fi
             return 0
             ;;

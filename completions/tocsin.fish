@@ -1,6 +1,6 @@
 # fish completion for tocsin(1). Installed as $(datadir)/fish/vendor_completions.d/tocsin.fish.
 
-set -l tocsin_commands timer alarm list show watch status doctor auth pause resume cancel stop snooze help
+set -l tocsin_commands timer alarm list show watch status doctor auth phone pause resume cancel stop snooze help
 
 # The agent's alarms as "id<TAB>title (state)"; with arguments, only those in one of these
 # states. Read from `tocsin list --json`, whose objects have their keys sorted (id, then state,
@@ -56,6 +56,9 @@ complete -c tocsin -n "not __fish_seen_subcommand_from $tocsin_commands" -a doct
 complete -c tocsin -n "not __fish_seen_subcommand_from $tocsin_commands" -a auth -d 'See and change which applications may set alarms'
 complete -c tocsin -n "__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from list grant revoke reset" -a 'list grant revoke reset'
 complete -c tocsin -n "__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from grant revoke reset" -a "(tocsin auth list 2>/dev/null | string match -rv '^tocsin ' | string replace -r ' .*' '')"
+complete -c tocsin -n "not __fish_seen_subcommand_from $tocsin_commands" -a phone -d 'Ring your paired phones too when nobody answers an alarm'
+complete -c tocsin -n "__fish_seen_subcommand_from phone; and not __fish_seen_subcommand_from enable disable status" -a 'enable disable status'
+complete -c tocsin -n "__fish_seen_subcommand_from phone; and __fish_seen_subcommand_from enable" -l after -r -d 'How long an alarm rings at the desk first'
 complete -c tocsin -n "not __fish_seen_subcommand_from $tocsin_commands" -a pause -d 'Pause a counting-down timer'
 complete -c tocsin -n "not __fish_seen_subcommand_from $tocsin_commands" -a resume -d 'Resume a paused timer'
 complete -c tocsin -n "not __fish_seen_subcommand_from $tocsin_commands" -a cancel -d 'Remove an alarm or timer, whatever its state'

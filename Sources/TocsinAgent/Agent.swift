@@ -45,6 +45,7 @@ public final class Agent {
     private var wakeTimer: WakeTimer!
     private var timeZoneWatcher: TimeZoneWatcher!
     private var sleepWatcher: SleepWatcher!
+    private var phoneSettings: PhoneSettingsWatcher!
     private var mediaPlayers: MediaPlayerPauser!
     /// The agent once it owns its name and has read its state.
     private var running: RunningAgent?
@@ -116,6 +117,7 @@ public final class Agent {
                 clock: SystemClock(), notifications: NotificationPresenter(appName: "Tocsin", log: log), sounds: ringer,
                 hooks: HookRunner(log: log, timeLimit: configuration.hookTimeLimit),
                 appIntents: appIntents, signals: AudienceSignals(audience: audience), tray: configuration.showsTrayItem ? tray : nil,
+                phones: KDEConnectPhones(log: log, connection: { [unowned self] in service.connection }),
                 deadline: deadlineTimer, wake: wakeTimer, wakeAvailability: wakeTimer.availability,
                 server: NotificationServerMonitor(log: log), callers: callers))
         self.running = running
@@ -131,6 +133,8 @@ public final class Agent {
             running.letTimePass()
             timeZoneWatcher.checkNow()
         })
+        phoneSettings = PhoneSettingsWatcher(store: PhoneSettingsStore(), log: log) { settings in running.adopt(phoneRings: settings) }
+        phoneSettings.start()
         running.start(in: timeZoneWatcher.current.timeZone)
         // Follows the panel's tray from now on; the item shows once one is there.
         if configuration.showsTrayItem { tray.start() }

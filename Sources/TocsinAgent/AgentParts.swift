@@ -89,6 +89,12 @@ protocol TrayShowing: AnyObject {
     func show(_ content: TrayContent?)
 }
 
+/// Rings the user's paired phones (`KDEConnectPhones`); never waits for them.
+protocol PhoneRinging: AnyObject {
+    /// Rings every reachable paired phone for ringing `alarm`.
+    func ring(for alarm: Alarm)
+}
+
 /// A timer armed for one instant at a time (`DeadlineTimer`, `WakeTimer`).
 protocol InstantTimer: AnyObject {
     /// Arms the timer for `date`, or disarms it.

@@ -21,6 +21,8 @@ final class RunningAgent {
         let signals: AgentSignals
         /// The tray item; `nil` for none.
         var tray: TrayShowing? = nil
+        /// The paired phones; `nil` for none.
+        var phones: PhoneRinging? = nil
         let deadline: InstantTimer
         let wake: InstantTimer
         /// Whether `wake` can wake a suspended machine, for `tocsin status`.
@@ -42,6 +44,8 @@ final class RunningAgent {
     let signals: AgentSignals
     /// The tray item, if the agent shows one.
     let tray: TrayShowing?
+    /// The paired phones, if the agent may ring any.
+    let phones: PhoneRinging?
     private let deadline: InstantTimer
     private let wake: InstantTimer
     let wakeAvailability: WakeTimer.Availability
@@ -68,6 +72,7 @@ final class RunningAgent {
         appIntents = parts.appIntents
         signals = parts.signals
         tray = parts.tray
+        phones = parts.phones
         deadline = parts.deadline
         wake = parts.wake
         wakeAvailability = parts.wakeAvailability
@@ -182,6 +187,18 @@ final class RunningAgent {
         return event
     }
 
+    // MARK: Phones
+
+    /// Follows the user's phone settings (`tocsin phone`), as read from their file.
+    func adopt(phoneRings settings: PhoneRingSettings) {
+        guard settings != planner.phoneRings else { return }
+        planner.adopt(phoneRings: settings)
+        log.info(settings.isEnabled
+            ? "Alarms ring the paired phones after \(DurationFormat.spoken(settings.delay)) unanswered."
+            : "Alarms ring no phone.")
+        carryOut(planner.arm(book, now: clock.now))
+    }
+
     // MARK: The tray
 
     /// Shows what is on screen in the tray: as at `now` after a change, as at the whole second
@@ -289,6 +306,7 @@ final class RunningAgent {
             case .runHook(let command, let event, let alarm, let fireTime): hooks.run(command, event: event, alarm: alarm, fireTime: fireTime)
             case .performAppIntent(let alarm, let button, let mode): appIntents.perform(button, of: alarm, mode: mode)
             case .checkAlertVisibility(let alarm): warnIfAlertIsHidden(alarm)
+            case .ringPhones(let alarm): phones?.ring(for: alarm)
             case .discardSoundCopy(let sound): soundCopies.discard(sound)
             case .save(let changes): save(changes)
             case .armDeadline(let date): deadline.arm(at: date)

@@ -19,6 +19,7 @@ import TocsinCore
         let signals = RecordingSignals()
         let appIntents = RecordingAppIntents()
         let tray: RecordingTray
+        let phones = RecordingPhones()
         let deadline = RecordingTimer()
         let wake = RecordingTimer()
         let logLines = LogLines()
@@ -37,7 +38,7 @@ import TocsinCore
                 configuration: configuration, store: AlarmPersistence(directory: directory), book: AlarmBook(timeZone: zone),
                 authorizations: AppAuthorizations(), authorizationStore: nil, soundCopies: SandboxedSoundCopies(stateDirectory: directory),
                 parts: RunningAgent.Parts(
-                    clock: clock, notifications: notifications, sounds: sounds, hooks: self.hooks, appIntents: appIntents, signals: signals, tray: tray,
+                    clock: clock, notifications: notifications, sounds: sounds, hooks: self.hooks, appIntents: appIntents, signals: signals, tray: tray, phones: phones,
                     deadline: deadline, wake: wake, wakeAvailability: .available, server: QuietServer(),
                     callers: CallerIdentifier(credentials: { _ in nil })))
             agent.start(in: zone)
@@ -152,6 +153,24 @@ import TocsinCore
         fixture.notifications.onClosedAfterButton(timer)
         #expect(fixture.notifications.shown.count == shownBefore + 1, "not shown again")
         #expect(fixture.notifications.onScreen[timer]?.actions.map(\.label).contains("Resume") == true)
+    }
+
+    @Test func anUnansweredAlarmRingsThePhonesAfterTheDelayAndAnAnsweredOneNever() throws {
+        let fixture = try Fixture()
+        fixture.agent.adopt(phoneRings: PhoneRingSettings(isEnabled: true, delay: 30))
+        #expect(fixture.logLines.all.contains { $0.contains("Alarms ring the paired phones after 30 s unanswered.") })
+        let tea = try fixture.schedule(AlarmRequest(title: "Tea", duration: 5))
+        fixture.run(until: 34.9)
+        #expect(fixture.sounds.ringingAlarms == [tea] && fixture.phones.rungFor.isEmpty)
+        fixture.run(until: 36)
+        #expect(fixture.phones.rungFor == [tea], "rung when its 30 s at the desk were up")
+        try fixture.notifications.press("Stop", on: tea)
+
+        let bread = try fixture.schedule(AlarmRequest(title: "Bread", duration: 5))
+        fixture.run(until: 36 + 5 + 10)
+        try fixture.notifications.press("Stop", on: bread)
+        fixture.run(until: 36 + 5 + 60)
+        #expect(fixture.phones.rungFor == [tea], "Bread was stopped at the desk in time")
     }
 
     @Test func snoozeCountsDownAgainAndRingsAgain() throws {

@@ -24,6 +24,8 @@ public enum AgentEffect: Sendable, Equatable {
     /// Have `alarm`'s application perform the intent of its `button` in its own process —
     /// starting it if it is not running — and, for a `.foreground` intent, bring it to the front.
     case performAppIntent(alarm: Alarm, button: AppIntentButtons.Button, mode: AppIntentButtons.Mode)
+    /// Ring the user's paired phones for ringing `alarm` (find-my-phone and a ping with its title).
+    case ringPhones(Alarm)
     /// Ask the notification server whether do-not-disturb hides `alarm`'s alert, and say so.
     case checkAlertVisibility(Alarm)
     /// Delete the sound file the agent copied for an alarm that is gone (nothing if `sound` is

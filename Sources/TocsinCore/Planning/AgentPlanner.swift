@@ -29,6 +29,10 @@ public struct AgentPlanner: Sendable {
     /// Whether a panel (the tray item) shows every countdown: then the clock's whole seconds are
     /// woken for even when no countdown notification is on screen.
     public var panelShowsCountdowns = false
+    /// Whether and when ringing alarms ring the paired phones too (`tocsin phone`); `adopt` changes it.
+    public private(set) var phoneRings = PhoneRingSettings.off
+    /// When each ringing alarm rings the phones, if nobody answers at the desk first.
+    public private(set) var phoneRingsDue: [UUID: Date] = [:]
 
     /// A planner writing notifications with `contentWriter`.
     public init(contentWriter: NotificationContentWriter) {
@@ -55,6 +59,7 @@ public struct AgentPlanner: Sendable {
     /// everything else, as they happen whether or not they can be saved — and the timers.
     public mutating func timePassed(_ events: [AlarmEvent], book: AlarmBook, now: Date) -> [AgentEffect] {
         var effects = react(to: events, now: now, causedBy: nil)
+        effects += phonesDue(book, now: now)
         // Countdowns are updated together on the clock's whole seconds, not at other wake-ups (a
         // deadline, a clock change), so a second's updates stay one batch.
         effects += tick(book, now: now)
@@ -68,8 +73,12 @@ public struct AgentPlanner: Sendable {
         switch event.kind {
         case .fired:
             effects.append(.ring(alarm.id, AlarmRing(of: alarm, now: now)))
+            if let due = phoneRings.phoneRingDate(forRingingSince: now) { phoneRingsDue[alarm.id] = due }
         case .snoozed, .stopped, .cancelled, .secondary, .unacknowledged, .missed:
             effects.append(.silence(alarm.id))
+            if phoneRingsDue.removeValue(forKey: alarm.id) != nil {
+                effects.append(.log(.info, "“\(alarm.title)” was answered before the phones were rung; they are not."))
+            }
         case .scheduled, .preAlert, .rescheduled, .paused, .resumed:
             break
         }
@@ -133,7 +142,12 @@ public struct AgentPlanner: Sendable {
         var effects: [AgentEffect] = []
         for alarm in alarms where !changed.contains(alarm.id) && alarm.state.name != .scheduled {
             effects += present(alarm, now: now)
-            if case .alerting = alarm.state { effects.append(.ring(alarm.id, AlarmRing(of: alarm, now: now))) }
+            if case .alerting(let since) = alarm.state {
+                effects.append(.ring(alarm.id, AlarmRing(of: alarm, now: now)))
+                // Rung again after a restart: the phones are rung if their time is still to come
+                // (after it, they were rung before the restart, or should not be rung twice).
+                if let due = phoneRings.phoneRingDate(forRingingSince: since), due > now { phoneRingsDue[alarm.id] = due }
+            }
         }
         return effects
     }
@@ -170,6 +184,28 @@ public struct AgentPlanner: Sendable {
         }
     }
 
+    // MARK: Phones
+
+    /// Follows the user's new phone settings: alarms that fire from now on follow them; phones
+    /// not yet rung for the alarms ringing now are not rung once the setting is off.
+    public mutating func adopt(phoneRings settings: PhoneRingSettings) {
+        phoneRings = settings
+        if !settings.isEnabled { phoneRingsDue = [:] }
+    }
+
+    /// The phones of the alarms still ringing whose time to ring them has come; an alarm no
+    /// longer ringing (answered meanwhile by a change this planner did not see) is dropped.
+    private mutating func phonesDue(_ book: AlarmBook, now: Date) -> [AgentEffect] {
+        var effects: [AgentEffect] = []
+        for (id, due) in phoneRingsDue where due <= now {
+            phoneRingsDue[id] = nil
+            guard let alarm = book[id], alarm.state.name == .alerting else { continue }
+            effects.append(.log(.info, "“\(alarm.title)” has rung \(DurationFormat.spoken(phoneRings.delay)) unanswered; ringing the phones."))
+            effects.append(.ringPhones(alarm))
+        }
+        return effects
+    }
+
     // MARK: Timers
 
     /// The timers for what comes next: the earlier of the book's next deadline and, while
@@ -182,6 +218,7 @@ public struct AgentPlanner: Sendable {
             || (panelShowsCountdowns && !book.countingDown.isEmpty)
         nextCountdownTick = countdownsShown ? CountdownClock.nextTick(after: now) : nil
         if let tick = nextCountdownTick { next = min(next ?? tick, tick) }
+        if let phones = phoneRingsDue.values.min() { next = min(next ?? phones, phones) }
         return [.armDeadline(next), .armWake(book.nextAlarmFireDate)]
     }
 }

@@ -146,3 +146,9 @@ final class LogLines: @unchecked Sendable {
         }
     }
 }
+
+/// The phones the agent asked to ring, by alarm.
+final class RecordingPhones: PhoneRinging {
+    private(set) var rungFor: [UUID] = []
+    func ring(for alarm: Alarm) { rungFor.append(alarm.id) }
+}

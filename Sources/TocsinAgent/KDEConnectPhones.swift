@@ -1,0 +1,102 @@
+import CGLib
+import FoundationEssentials
+import GLibSupport
+import TocsinCore
+
+/// Rings the user's paired phones through KDE Connect's daemon (`org.kde.kdeconnect` on the
+/// session bus, which GSConnect does not serve): every paired, reachable device is asked to ring
+/// (its find-my-phone plugin) and is sent a ping with the alarm's title.
+///
+/// Every call is asynchronous and never starts the daemon (NO_AUTO_START): the ring at the desk
+/// has started before the phones are asked, and a missing daemon, no device or one gone out of
+/// reach changes nothing there. Each kind of failure is logged once, until a ring reaches a phone.
+final class KDEConnectPhones: PhoneRinging {
+    private let log: AgentLog
+    private let connection: () -> OpaquePointer?
+    /// The failures already logged, by kind, so a flaky phone does not fill the log.
+    private var loggedProblems: Set<String> = []
+
+    static let daemonName = "org.kde.kdeconnect"
+    static let daemonPath = "/modules/kdeconnect"
+    static let callTimeoutMilliseconds: Int32 = 5000
+
+    /// Phones reached on the agent's bus `connection`.
+    init(log: AgentLog, connection: @escaping () -> OpaquePointer?) {
+        self.log = log
+        self.connection = connection
+    }
+
+    func ring(for alarm: Alarm) {
+        guard let connection = connection() else { return }
+        // devices(onlyReachable, onlyPaired): the phones that can ring now.
+        call(connection, Self.daemonPath, "org.kde.kdeconnect.daemon", "devices",
+             Variant.tuple([g_variant_new_boolean(1), g_variant_new_boolean(1)])) { [weak self] reply, error in
+            guard let self else { return }
+            guard let reply else {
+                problem("daemon", "No phone was rung for “\(alarm.title)”: KDE Connect does not answer (\(error ?? "no reply")).")
+                return
+            }
+            let devices = Self.strings(in: reply)
+            guard !devices.isEmpty else {
+                problem("devices", "No phone was rung for “\(alarm.title)”: KDE Connect knows no paired phone within reach.")
+                return
+            }
+            for device in devices { ring(device, for: alarm, on: connection) }
+        }
+    }
+
+    private func ring(_ device: String, for alarm: Alarm, on connection: OpaquePointer) {
+        let path = "\(Self.daemonPath)/devices/\(device)"
+        call(connection, "\(path)/findmyphone", "org.kde.kdeconnect.device.findmyphone", "ring", nil) { [weak self] reply, error in
+            guard let self else { return }
+            if reply != nil {
+                loggedProblems.removeAll()
+                log.info("Rang the phone \(device) for “\(alarm.title)”.")
+            } else {
+                problem("ring \(device)", "The phone \(device) was not rung for “\(alarm.title)”: \(error ?? "no reply") (is its find-my-phone plugin on?).")
+            }
+        }
+        call(connection, "\(path)/ping", "org.kde.kdeconnect.device.ping", "sendPing",
+             Variant.tuple([g_variant_new_string("⏰ \(alarm.title)")])) { [weak self] reply, error in
+            if reply == nil { self?.problem("ping \(device)", "The phone \(device) was sent no message for “\(alarm.title)”: \(error ?? "no reply").") }
+        }
+    }
+
+    private func problem(_ kind: String, _ message: String) {
+        guard loggedProblems.insert(kind).inserted else { return }
+        log.warning(message)
+    }
+
+    /// The strings of a reply `(as)`.
+    private static func strings(in reply: OpaquePointer) -> [String] {
+        let array = Variant.child(reply, 0)
+        defer { g_variant_unref(array) }
+        return (0..<g_variant_n_children(array)).map { index in
+            let item = g_variant_get_child_value(array, index)!
+            defer { g_variant_unref(item) }
+            return String(cString: g_variant_get_string(item, nil))
+        }
+    }
+
+    private final class ReplyBox {
+        let completion: (OpaquePointer?, String?) -> Void
+        init(_ completion: @escaping (OpaquePointer?, String?) -> Void) { self.completion = completion }
+    }
+
+    /// Calls `method` on KDE Connect's daemon without waiting; `completion` gets the reply (valid
+    /// only during the call) or the error's message, on the main loop.
+    private func call(_ connection: OpaquePointer, _ path: String, _ interface: String, _ method: String, _ arguments: OpaquePointer?,
+                      completion: @escaping (OpaquePointer?, String?) -> Void) {
+        g_dbus_connection_call(
+            connection, Self.daemonName, path, interface, method, arguments, nil,
+            G_DBUS_CALL_FLAGS_NO_AUTO_START, Self.callTimeoutMilliseconds, nil,
+            { source, result, userData in
+                let completion = Unmanaged<ReplyBox>.fromOpaque(userData!).takeRetainedValue().completion
+                var error: UnsafeMutablePointer<GError>?
+                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
+                defer { if let reply { g_variant_unref(reply) } }
+                completion(reply, error.map { GLibError(consuming: $0).message })
+            },
+            Unmanaged.passRetained(ReplyBox(completion)).toOpaque())
+    }
+}

@@ -1,0 +1,91 @@
+import FoundationEssentials
+
+/// Whether a ringing alarm also rings the user's paired phones (through KDE Connect), and how long
+/// it rings at the desk first: the phone rings only if nobody answers there (`tocsin phone`).
+public struct PhoneRingSettings: Codable, Equatable, Sendable {
+    /// Phones are rung at all. Off until the user turns it on: a phone that rings for a kitchen
+    /// timer nobody asked it to is a surprise.
+    public var isEnabled: Bool
+    /// How long an alarm rings at the desk before the phones ring too, in seconds.
+    public var delay: TimeInterval
+
+    /// The delay when none is given: long enough to answer at the desk.
+    public static let defaultDelay: TimeInterval = 30
+    /// Phones are never rung.
+    public static let off = PhoneRingSettings(isEnabled: false, delay: defaultDelay)
+
+    /// Settings that ring the phones (`isEnabled`) `delay` seconds after an alarm starts ringing.
+    public init(isEnabled: Bool, delay: TimeInterval = defaultDelay) {
+        self.isEnabled = isEnabled
+        self.delay = delay
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case isEnabled = "enabled"
+        case delay = "delay-seconds"
+    }
+
+    /// When an alarm that started ringing at `start` rings the phones; `nil` when it does not.
+    public func phoneRingDate(forRingingSince start: Date) -> Date? {
+        isEnabled ? start.addingTimeInterval(delay) : nil
+    }
+}
+
+/// Keeps `PhoneRingSettings` in `$XDG_CONFIG_HOME/tocsin/phone.json`: the command line writes it,
+/// the agent reads it (and follows its changes).
+public struct PhoneSettingsStore: Sendable {
+    /// The file.
+    public let fileURL: URL
+
+    /// A store in `directory` (by default Tocsin's configuration directory).
+    public init(directory: URL = PhoneSettingsStore.defaultDirectory()) {
+        fileURL = directory.appendingPathComponent("phone.json")
+    }
+
+    /// `$XDG_CONFIG_HOME/tocsin`, or `~/.config/tocsin`.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let configHome: URL
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            configHome = URL(fileURLWithPath: xdg, isDirectory: true)
+        } else {
+            let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+            configHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
+        }
+        return configHome.appendingPathComponent("tocsin", isDirectory: true)
+    }
+
+    /// The saved settings; `.off` when there is no file. Throws, saying why, when the file exists
+    /// and cannot be read: the caller decides (the agent rings no phone and says so; the command
+    /// line refuses to write over it).
+    public func load() throws(StoreError) -> PhoneRingSettings {
+        guard FileManager.default.fileExists(atPath: fileURL.path) else { return .off }
+        let settings: PhoneRingSettings
+        do {
+            settings = try JSONDecoder().decode(PhoneRingSettings.self, from: Data(contentsOf: fileURL))
+        } catch {
+            throw StoreError("\(fileURL.path) could not be read (\(describeFileError(error)))")
+        }
+        guard settings.delay >= 0, settings.delay.isFinite else {
+            throw StoreError("\(fileURL.path) could not be read (its delay-seconds, \(settings.delay), is not a length of time)")
+        }
+        return settings
+    }
+
+    /// Saves `settings` atomically, creating the directory if needed.
+    public func save(_ settings: PhoneRingSettings) throws(StoreError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let data: Data
+        do {
+            data = try encoder.encode(settings)
+            try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw StoreError("Could not save the phone settings to \(fileURL.path): \(describeFileError(error))")
+        }
+        do {
+            try AtomicFile.write(data, to: fileURL)
+        } catch {
+            throw StoreError("Could not save the phone settings to \(fileURL.path): \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import TocsinCore
+
+// PhoneRingSettings.swift and AgentPlanner's phones: when a ringing alarm rings the paired phones.
+@Suite("Phone rings")
+struct PhoneRingTests {
+    static func ringsPhones(_ effect: AgentEffect) -> Bool { if case .ringPhones = effect { true } else { false } }
+
+    /// A planner with phones on after `delay`, and a book whose 60 s timer has just fired at t0 + 60.
+    static func ringing(delay: TimeInterval = 30) throws -> (planner: AgentPlanner, book: AlarmBook, id: UUID, fired: [AgentEffect]) {
+        var (book, ids) = try AgentPlannerTests.book(AlarmRequest(title: "Tea", duration: 60, snoozeDuration: 300))
+        var planner = AgentPlannerTests.planner()
+        planner.adopt(phoneRings: PhoneRingSettings(isEnabled: true, delay: delay))
+        let fired = planner.timePassed(book.advance(to: at(60)), book: book, now: at(60))
+        return (planner, book, ids[0], fired)
+    }
+
+    @Test("Unanswered: the phones ring once the delay has passed, and the deadline wakes the agent for it")
+    func unanswered() throws {
+        var (planner, book, id, fired) = try Self.ringing()
+        #expect(!fired.contains(where: Self.ringsPhones), "not at once")
+        #expect(fired.last(where: AgentPlannerTests.isArm) == .armDeadline(at(90)), "woken for the phones, before the ring limit")
+        #expect(!planner.timePassed([], book: book, now: at(89.9)).contains(where: Self.ringsPhones))
+        let due = planner.timePassed(book.advance(to: at(90)), book: book, now: at(90))
+        #expect(due.filter(Self.ringsPhones) == [.ringPhones(book[id]!)])
+        #expect(!planner.timePassed([], book: book, now: at(95)).contains(where: Self.ringsPhones), "rung once")
+        #expect(planner.arm(book, now: at(95)).first == .armDeadline(at(660)), "back to the ring limit")
+    }
+
+    @Test("Stopped or snoozed before the delay: no phone is rung, and the log says so")
+    func answered() throws {
+        for intent in [AlarmIntent.stop, .countdown] {
+            var (planner, book, id, _) = try Self.ringing()
+            let answer = try book.perform(intent, on: id, now: at(70))
+            let effects = planner.react(to: [answer], now: at(70))
+            #expect(effects.contains(AgentEffect.log(.info, "“Tea” was answered before the phones were rung; they are not.")), "\(intent)")
+            #expect(planner.phoneRingsDue.isEmpty)
+            let later = planner.timePassed(book.advance(to: at(95)), book: book, now: at(95))
+            #expect(!later.contains(where: Self.ringsPhones), "\(intent): \(later)")
+        }
+    }
+
+    @Test("Phones off (the default): never rung; turned off while one waits: not rung")
+    func off() throws {
+        var (book, _) = try AgentPlannerTests.book(AlarmRequest(title: "Tea", duration: 60))
+        var planner = AgentPlannerTests.planner()
+        _ = planner.timePassed(book.advance(to: at(60)), book: book, now: at(60))
+        #expect(planner.phoneRingsDue.isEmpty)
+        #expect(!planner.timePassed([], book: book, now: at(200)).contains(where: Self.ringsPhones))
+
+        var (waiting, ringingBook, _, _) = try Self.ringing()
+        waiting.adopt(phoneRings: .off)
+        #expect(!waiting.timePassed([], book: ringingBook, now: at(95)).contains(where: Self.ringsPhones))
+        _ = ringingBook
+    }
+
+    @Test("A delay of 0 rings the phones in the wake-up that fires the alarm")
+    func immediately() throws {
+        let (_, book, id, fired) = try Self.ringing(delay: 0)
+        #expect(fired.filter(Self.ringsPhones) == [.ringPhones(book[id]!)])
+        let ring = try #require(fired.firstIndex(where: AgentPlannerTests.isRing))
+        #expect(ring < fired.firstIndex(where: Self.ringsPhones)!, "the desk rings first")
+    }
+
+    @Test("After a restart: rung if its time is still to come, not again if it has passed")
+    func restart() throws {
+        var (book, ids) = try AgentPlannerTests.book(AlarmRequest(title: "Tea", duration: 60))
+        _ = book.advance(to: at(60))
+        var early = AgentPlannerTests.planner()
+        early.adopt(phoneRings: PhoneRingSettings(isEnabled: true, delay: 30))
+        _ = early.resume(book.alarms, except: [], now: at(70))
+        #expect(early.phoneRingsDue == [ids[0]: at(90)])
+        var late = AgentPlannerTests.planner()
+        late.adopt(phoneRings: PhoneRingSettings(isEnabled: true, delay: 30))
+        _ = late.resume(book.alarms, except: [], now: at(100))
+        #expect(late.phoneRingsDue.isEmpty)
+    }
+
+    @Test("The settings file: none is off; saved and read back; one that cannot be read is an error, not off")
+    func store() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-phone-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = PhoneSettingsStore(directory: directory)
+        #expect(try store.load() == .off)
+        try store.save(PhoneRingSettings(isEnabled: true, delay: 45))
+        #expect(try store.load() == PhoneRingSettings(isEnabled: true, delay: 45))
+        #expect(try String(contentsOf: store.fileURL, encoding: .utf8).contains("\"delay-seconds\" : 45"))
+        try Data("{\"enabled\": true".utf8).write(to: store.fileURL)
+        #expect(throws: StoreError.self) { try store.load() }
+        try Data("{\"enabled\": true, \"delay-seconds\": -5}".utf8).write(to: store.fileURL)
+        #expect(throws: StoreError.self) { try store.load() }
+    }
+
+    @Test("The configuration directory follows XDG_CONFIG_HOME, else ~/.config")
+    func directory() {
+        #expect(PhoneSettingsStore.defaultDirectory(environment: ["XDG_CONFIG_HOME": "/x/conf", "HOME": "/h"]).path == "/x/conf/tocsin")
+        #expect(PhoneSettingsStore.defaultDirectory(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]).path == "/h/.config/tocsin")
+    }
+}
