@@ -1,0 +1,43 @@
+import Foundation
+import HeadlessSession
+import Testing
+
+/// Ringing the paired phones (`tocsin phone`), with the real agent and command line. KDE
+/// Connect's daemons, one playing the phone, are the next part of this suite (#17); here no KDE
+/// Connect runs, which must change nothing at the desk.
+@Suite(.serialized) struct PhoneTests {
+    @Test func theSettingIsFollowedAtOnceAndNoKDEConnectNeverDelaysTheDesk() throws {
+        let fixture = try AgentSession("phone-none")
+        #expect(try fixture.tocsin("phone", "status").stdout.hasPrefix("Phones: off."))
+        let enabled = try fixture.tocsin("phone", "enable", "--after", "1s")
+        #expect(enabled.status == 0 && enabled.stdout.hasPrefix("Phones: on. An alarm unanswered for 1 s"), "\(enabled)")
+        // The agent follows the file the command line wrote, without being told.
+        #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("Alarms ring the paired phones after 1 s unanswered.") }, "\(fixture.agentLog)")
+
+        let recording = try fixture.session.startRecording()
+        let id = try fixture.startTimer("1s", "--title", "Tea")
+        let alert = try fixture.waitForNotification(titled: "Tea") { $0.urgency == 2 }
+        #expect(fixture.eventually(timeout: 3) { recording.currentTrace().firstLoudWindow(after: alert.receivedAt.addingTimeInterval(-0.5)) != nil },
+                "no sound at the desk")
+        #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("No phone was rung for “Tea”: KDE Connect does not answer") },
+                "\(fixture.agentLog)")
+        #expect(try fixture.alarm(id)?.string("state") == "alerting", "still ringing at the desk")
+        #expect(try fixture.tocsin("stop").status == 0)
+
+        // A second unanswered alarm: the same failure is not logged again.
+        let again = try fixture.startTimer("1s", "--title", "Tea")
+        _ = try fixture.waitForNotification(titled: "Tea") { $0.urgency == 2 && $0.receivedAt > alert.receivedAt.addingTimeInterval(1) }
+        Thread.sleep(forTimeInterval: 2)
+        #expect(fixture.agentLog.components(separatedBy: "KDE Connect does not answer").count == 2, "logged more than once:\n\(fixture.agentLog)")
+        #expect(try fixture.tocsin("stop", again).status == 0)
+        _ = recording.stop()
+
+        // A file that cannot be read is refused by the command line and rings no phone.
+        let file = fixture.session.directory.appendingPathComponent("config/tocsin/phone.json")
+        try Data("{not json".utf8).write(to: file)
+        let refused = try fixture.tocsin("phone", "disable")
+        #expect(refused.status == 1 && refused.stderr.contains("could not be read"), "\(refused)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "{not json", "written over")
+        #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("No phone will be rung:") }, "\(fixture.agentLog)")
+    }
+}
