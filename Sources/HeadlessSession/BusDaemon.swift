@@ -55,6 +55,18 @@ struct BusDaemon {
         return try run(name: "dbus-daemon-system", configuration: file, launcher: launcher, environment: environment)
     }
 
+    /// A bus of its own besides the session's (another machine's, in a test), listening on
+    /// `socket`; nothing on it is activated.
+    static func startPrivate(name: String, socket: URL, launcher: ChildLauncher, environment: [String: String]) throws -> BusDaemon {
+        let file = launcher.layout.root.appendingPathComponent("\(name).conf")
+        do {
+            try configuration(socket: socket).write(to: file, atomically: true, encoding: .utf8)
+        } catch {
+            throw HeadlessSessionError.componentFailed(component: name, reason: "cannot write \(file.path): \(error)", stderrTail: "")
+        }
+        return try run(name: name, configuration: file, launcher: launcher, environment: environment)
+    }
+
     private static func run(name: String, configuration: URL, launcher: ChildLauncher, environment: [String: String]) throws -> BusDaemon {
         let process = try launcher.launch(
             name: name,

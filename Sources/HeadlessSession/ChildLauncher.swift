@@ -29,6 +29,11 @@ struct ChildLauncher: Sendable {
         return process
     }
 
+    /// Runs `cleanup` when the session stops, after its children have ended.
+    func registerCleanup(_ cleanup: @escaping () -> Void) {
+        registry.addCleanup(cleanup)
+    }
+
     /// Runs `executable` to completion and returns its status and output.
     /// - Parameter keepLogs: keep the output files in `logs/` (programs the test asked to run)
     ///   instead of deleting them (helper commands polled by the session).

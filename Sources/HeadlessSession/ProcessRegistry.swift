@@ -12,6 +12,8 @@ final class ProcessRegistry: @unchecked Sendable {
     private var launchCount = 0
     /// Set by `terminateAll`; no child may start afterwards.
     private var closed = false
+    /// What `terminateAll` undoes after the children are gone (what they ran in: network namespaces).
+    private var cleanups: [() -> Void] = []
 
     init(layout: SessionLayout) {
         self.layout = layout
@@ -71,6 +73,18 @@ final class ProcessRegistry: @unchecked Sendable {
         for process in targets where process.isRunning {
             process.waitForExit(timeout: .seconds(2))
         }
+        lock.lock()
+        let undo = cleanups
+        cleanups = []
+        lock.unlock()
+        for cleanup in undo.reversed() { cleanup() }
+    }
+
+    /// Runs `cleanup` once every child has ended, when the session stops; it may start no child.
+    func addCleanup(_ cleanup: @escaping () -> Void) {
+        lock.lock()
+        cleanups.append(cleanup)
+        lock.unlock()
     }
 
     private func appendRecord(_ line: String) {

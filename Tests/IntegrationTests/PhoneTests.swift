@@ -2,9 +2,9 @@ import Foundation
 import HeadlessSession
 import Testing
 
-/// Ringing the paired phones (`tocsin phone`), with the real agent and command line. KDE
-/// Connect's daemons, one playing the phone, are the next part of this suite (#17); here no KDE
-/// Connect runs, which must change nothing at the desk.
+/// Ringing the paired phones (`tocsin phone`), with the real agent and command line, and real
+/// KDE Connect daemons: the desk's, and one that plays the phone, each in a network namespace of
+/// its own (`KDEConnectPair`; root only, as CI runs). Without KDE Connect, nothing changes at the desk.
 @Suite(.serialized) struct PhoneTests {
     @Test func theSettingIsFollowedAtOnceAndNoKDEConnectNeverDelaysTheDesk() throws {
         let fixture = try AgentSession("phone-none")
@@ -39,5 +39,32 @@ import Testing
         #expect(refused.status == 1 && refused.stderr.contains("could not be read"), "\(refused)")
         #expect(try String(contentsOf: file, encoding: .utf8) == "{not json", "written over")
         #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("No phone will be rung:") }, "\(fixture.agentLog)")
+    }
+
+    @Test func anUnansweredAlarmRingsThePairedPhoneAndOneAnsweredInTimeDoesNot() throws {
+        let fixture = try AgentSession("phone-kdeconnect")
+        let pair = try fixture.session.startKDEConnectPair()
+        #expect(try fixture.tocsin("phone", "enable", "--after", "2s").status == 0)
+        #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("Alarms ring the paired phones after 2 s unanswered.") }, "\(fixture.agentLog)")
+
+        // Stopped at the desk within its 2 s: the phone never hears of it.
+        let early = try fixture.startTimer("1s", "--title", "Early")
+        _ = try fixture.waitForNotification(titled: "Early") { $0.urgency == 2 }
+        #expect(try fixture.tocsin("stop", early).status == 0)
+        Thread.sleep(forTimeInterval: 3)
+        #expect(fixture.agentLog.contains("“Early” was answered before the phones were rung; they are not."), "\(fixture.agentLog)")
+        #expect(!pair.phoneNotificationTexts().contains { $0.contains("Early") } && !pair.phoneIsRinging(), "the phone was rung for an answered alarm")
+
+        // Unanswered: after 2 s the phone rings (its find-my-phone sound plays) and shows the ping,
+        // while the desk still rings.
+        let tea = try fixture.startTimer("1s", "--title", "Tea")
+        _ = try fixture.waitForNotification(titled: "Tea") { $0.urgency == 2 }
+        #expect(fixture.eventually(timeout: 10) { pair.phoneNotificationTexts().contains("⏰ Tea") },
+                "no ping on the phone: \(pair.phoneNotificationTexts())\n\(fixture.agentLog)")
+        #expect(fixture.eventually(timeout: 10) { pair.phoneIsRinging() }, "the phone's find-my-phone did not ring\n\(pair.phoneDaemon.standardError())")
+        #expect(fixture.agentLog.contains("Rang the phone \(pair.phoneID) for “Tea”."), "\(fixture.agentLog)")
+        #expect(fixture.agentLog.contains("“Tea” has rung 2 s unanswered; ringing the phones."), "\(fixture.agentLog)")
+        #expect(try fixture.alarm(tea)?.string("state") == "alerting", "the desk still rings")
+        #expect(try fixture.tocsin("stop", tea).status == 0)
     }
 }

@@ -1,0 +1,197 @@
+import Foundation
+
+/// Two real KDE Connect daemons that know each other, as a desk and the phone paired with it:
+/// the desk's on the session's bus, and one that plays the phone on a bus of its own. Each runs in
+/// a network namespace of its own, the two joined by a veth pair (10.99.0.1 and 10.99.0.2), so
+/// they find each other by their own broadcasts and talk over a network of their own, as a
+/// laptop and a phone on one Wi-Fi do. They are paired over their D-Bus APIs, as the desk's
+/// "Pair" and the phone's "Accept" buttons do.
+///
+/// Needs root (network namespaces) and KDE Connect 22.12 (`kdeconnectd`); the phone side plays
+/// its find-my-phone ring on the session's PulseAudio.
+public final class KDEConnectPair {
+    /// The phone's device id, as the desk knows it (`/modules/kdeconnect/devices/ID` on the session's bus).
+    public let phoneID: String
+    /// The desk's device id, as the phone knows it.
+    public let deskID: String
+    /// The phone's own bus.
+    public let phoneBusAddress: String
+    /// The desk's KDE Connect configuration directory (run commands live under it).
+    public let deskConfig: URL
+    /// The phone's and the desk's daemons.
+    public let phoneDaemon: SessionProcess, deskDaemon: SessionProcess
+    /// What crosses the phone's bus to a notification server (the pings it shows), as dbus-monitor prints it.
+    private let phoneMonitor: SessionProcess
+    private let launcher: ChildLauncher
+    private let sessionEnvironment: [String: String]
+    private let phoneEnvironment: [String: String]
+
+    static let daemonName = "org.kde.kdeconnect"
+    static let daemonPath = "/modules/kdeconnect"
+
+    init(launcher: ChildLauncher, environment: [String: String]) throws {
+        self.launcher = launcher
+        sessionEnvironment = environment
+        let layout = launcher.layout
+        let tag = UUID().uuidString.prefix(6).lowercased()
+        let (deskSpace, phoneSpace) = ("tocsin-\(tag)-desk", "tocsin-\(tag)-phone")
+        let (deskLink, phoneLink) = ("tcd\(tag)", "tcp\(tag)")
+        let root = layout.root.appendingPathComponent("kdeconnect")
+        let ip = try ExecutableLocator.find("ip", environment: environment)
+        launcher.registerCleanup {
+            // Not through the launcher, which starts nothing once the session is stopping.
+            for space in [deskSpace, phoneSpace] {
+                let delete = Process()
+                delete.executableURL = ip
+                delete.arguments = ["netns", "delete", space]
+                if (try? delete.run()) != nil { delete.waitUntilExit() }
+            }
+        }
+
+        try Self.makeNetwork(desk: (deskSpace, deskLink, "10.99.0.1"), phone: (phoneSpace, phoneLink, "10.99.0.2"),
+                             launcher: launcher, environment: environment)
+
+        // The phone's own bus: nothing on it may be activated (the stock configuration started
+        // an installed notification daemon, which crashed).
+        let phoneBus = try BusDaemon.startPrivate(name: "dbus-daemon-phone", socket: layout.runtime.appendingPathComponent("phone-bus"),
+                                                  launcher: launcher, environment: environment)
+        phoneBusAddress = phoneBus.address
+        func side(_ name: String) throws -> [String: String] {
+            let home = root.appendingPathComponent(name)
+            let config = home.appendingPathComponent("config"), runtime = home.appendingPathComponent("run")
+            for directory in [home, config.appendingPathComponent("kdeconnect"), runtime, home.appendingPathComponent("data"), home.appendingPathComponent("cache")] {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            }
+            // Named, or both are called after the host.
+            try "[General]\nname=\(name.capitalized)\n".write(to: config.appendingPathComponent("kdeconnect/config"), atomically: true, encoding: .utf8)
+            return ["HOME": home.path, "XDG_CONFIG_HOME": config.path, "XDG_RUNTIME_DIR": runtime.path,
+                    "XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                    "QT_QPA_PLATFORM": "offscreen", "QT_LOGGING_RULES": "kdeconnect.*=true"]
+        }
+        let desk: [String: String], phone: [String: String]
+        do {
+            desk = environment.merging(try side("desk")) { $1 }
+            phone = environment.merging(try side("phone")) { $1 }.merging(["DBUS_SESSION_BUS_ADDRESS": phoneBus.address]) { $1 }
+        } catch {
+            throw HeadlessSessionError.componentFailed(component: "kdeconnectd", reason: "cannot prepare its directories: \(error)", stderrTail: "")
+        }
+        phoneEnvironment = phone
+        deskConfig = URL(fileURLWithPath: desk["XDG_CONFIG_HOME"]!).appendingPathComponent("kdeconnect")
+        phoneMonitor = try launcher.launch(
+            name: "phone-bus-monitor", executable: try ExecutableLocator.find("dbus-monitor", environment: environment),
+            arguments: ["--address", phoneBus.address, "interface='org.freedesktop.Notifications'"], environment: environment)
+
+        let daemon = try Self.daemonExecutable()
+        deskDaemon = try launcher.launch(name: "kdeconnectd-desk", executable: ip, arguments: ["netns", "exec", deskSpace, daemon], environment: desk)
+        phoneDaemon = try launcher.launch(name: "kdeconnectd-phone", executable: ip, arguments: ["netns", "exec", phoneSpace, daemon], environment: phone)
+        try NotificationServer.waitForName(Self.daemonName, ownedBy: deskDaemon, component: "kdeconnectd (desk)", launcher: launcher, environment: desk)
+        try NotificationServer.waitForName(Self.daemonName, ownedBy: phoneDaemon, component: "kdeconnectd (phone)", launcher: launcher, environment: phone)
+
+        // Each finds the other by its broadcast within about a second.
+        var found: (phone: String, desk: String)?
+        _ = Polling.until(timeout: .seconds(20), interval: .milliseconds(200)) {
+            guard let phoneID = Self.devices(launcher: launcher, environment: desk).first,
+                  let deskID = Self.devices(launcher: launcher, environment: phone).first else { return false }
+            found = (phoneID, deskID)
+            return true
+        }
+        guard let found else {
+            throw HeadlessSessionError.componentFailed(component: "kdeconnectd", reason: "the two daemons did not find each other within 20 s",
+                                                       stderrTail: deskDaemon.standardErrorTail() + "\n" + phoneDaemon.standardErrorTail())
+        }
+        phoneID = found.phone
+        deskID = found.desk
+
+        // The desk asks, the phone accepts.
+        _ = try Self.call(launcher: launcher, environment: desk, path: "\(Self.daemonPath)/devices/\(phoneID)", method: "org.kde.kdeconnect.device.requestPair")
+        let asked = Polling.until(timeout: .seconds(10), interval: .milliseconds(100)) {
+            ((try? Self.call(launcher: launcher, environment: phone, path: "\(Self.daemonPath)/devices/\(found.desk)",
+                             method: "org.kde.kdeconnect.device.hasPairingRequests")) ?? "").contains("true")
+        }
+        guard asked else {
+            throw HeadlessSessionError.componentFailed(component: "kdeconnectd", reason: "the phone never saw the desk's pairing request", stderrTail: phoneDaemon.standardErrorTail())
+        }
+        _ = try Self.call(launcher: launcher, environment: phone, path: "\(Self.daemonPath)/devices/\(deskID)", method: "org.kde.kdeconnect.device.acceptPairing")
+        let trusted = Polling.until(timeout: .seconds(10), interval: .milliseconds(100)) {
+            ((try? Self.call(launcher: launcher, environment: desk, path: "\(Self.daemonPath)/devices/\(found.phone)",
+                             method: "org.kde.kdeconnect.device.isTrusted")) ?? "").contains("true")
+        }
+        guard trusted else {
+            throw HeadlessSessionError.componentFailed(component: "kdeconnectd", reason: "the pairing was not completed within 10 s", stderrTail: deskDaemon.standardErrorTail())
+        }
+    }
+
+    /// The message bodies of the notifications the phone was asked to show (its pings), in order.
+    public func phoneNotificationTexts() -> [String] {
+        let text = (try? String(contentsOf: phoneMonitor.standardOutputURL, encoding: .utf8)) ?? ""
+        return text.matches(of: /string "([^"]*)"/).map { String($0.1) }
+    }
+
+    /// Whether the phone is playing its find-my-phone ring now: a stream of the phone's
+    /// kdeconnectd on the session's PulseAudio (`pactl list sink-inputs`).
+    public func phoneIsRinging() -> Bool {
+        guard let inputs = try? launcher.runChecked("pactl", ["list", "sink-inputs"], environment: sessionEnvironment) else { return false }
+        return inputs.contains("application.process.id = \"\(phoneDaemon.pid)\"")
+    }
+
+    /// Calls `method` (interface.member) on the phone's daemon at `path` with gdbus-style
+    /// `arguments`; returns gdbus's output.
+    @discardableResult
+    public func callOnPhone(path: String, method: String, _ arguments: String...) throws -> String {
+        try Self.call(launcher: launcher, environment: phoneEnvironment, path: path, method: method, arguments)
+    }
+
+    // MARK: Set-up
+
+    private static func makeNetwork(desk: (space: String, link: String, address: String), phone: (space: String, link: String, address: String),
+                                    launcher: ChildLauncher, environment: [String: String]) throws {
+        func ip(_ arguments: String...) throws {
+            do {
+                _ = try launcher.runChecked("ip", arguments, environment: environment)
+            } catch {
+                throw HeadlessSessionError.componentFailed(component: "the network namespaces", reason: "ip \(arguments.joined(separator: " ")): \(error)", stderrTail: "")
+            }
+        }
+        try ip("netns", "add", desk.space)
+        try ip("netns", "add", phone.space)
+        try ip("link", "add", desk.link, "type", "veth", "peer", "name", phone.link)
+        for side in [desk, phone] {
+            try ip("link", "set", side.link, "netns", side.space)
+            try ip("-n", side.space, "address", "add", "\(side.address)/24", "broadcast", "10.99.0.255", "dev", side.link)
+            try ip("-n", side.space, "link", "set", "lo", "up")
+            try ip("-n", side.space, "link", "set", side.link, "up")
+            // kdeconnectd broadcasts to 255.255.255.255, unreachable without a default route.
+            try ip("-n", side.space, "route", "add", "255.255.255.255/32", "dev", side.link)
+        }
+    }
+
+    private static func daemonExecutable() throws -> String {
+        for candidate in ["/usr/lib/x86_64-linux-gnu/libexec/kdeconnectd", "/usr/lib/aarch64-linux-gnu/libexec/kdeconnectd", "/usr/libexec/kdeconnectd"]
+        where FileManager.default.isExecutableFile(atPath: candidate) {
+            return candidate
+        }
+        throw HeadlessSessionError.componentFailed(component: "kdeconnectd", reason: "not installed (apt-get install kdeconnect)", stderrTail: "")
+    }
+
+    /// The ids of the devices a daemon knows (`devices(false, false)`).
+    private static func devices(launcher: ChildLauncher, environment: [String: String]) -> [String] {
+        guard let output = try? call(launcher: launcher, environment: environment, path: daemonPath,
+                                     method: "org.kde.kdeconnect.daemon.devices", ["false", "false"]) else { return [] }
+        return output.matches(of: /'([^']+)'/).map { String($0.1) }
+    }
+
+    private static func call(launcher: ChildLauncher, environment: [String: String], path: String, method: String, _ arguments: [String] = []) throws -> String {
+        try launcher.runChecked("gdbus", ["call", "--address", environment["DBUS_SESSION_BUS_ADDRESS"] ?? "", "--dest", daemonName,
+                                          "--object-path", path, "--method", method] + (arguments.isEmpty ? [] : ["--"] + arguments),
+                                environment: environment)
+    }
+}
+
+extension HeadlessSession {
+    /// Starts two KDE Connect daemons paired with each other: the desk's on this session's bus,
+    /// and the phone's (see `KDEConnectPair`). Their namespaces go when the session stops.
+    public func startKDEConnectPair() throws -> KDEConnectPair {
+        try ensureRunning()
+        return try KDEConnectPair(launcher: launcher, environment: environment)
+    }
+}
