@@ -122,11 +122,13 @@ _tocsin()
             return 0
             ;;
         phone)
-            # tocsin phone enable [--after DURATION] | disable | status
+            # tocsin phone enable [--after DURATION] | disable | status | setup [--remove]
             if ((arguments == 0)); then
-                mapfile -t COMPREPLY < <(compgen -W "enable disable status --help" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "enable disable status setup --help" -- "$cur")
             elif [[ ${words[*]} == *" enable"* ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "--after" -- "$cur")
+            elif [[ ${words[*]} == *" setup"* ]]; then
+                mapfile -t COMPREPLY < <(compgen -W "--remove" -- "$cur")
             fi
             return 0
             ;;

@@ -57,7 +57,8 @@ complete -c tocsin -n "not __fish_seen_subcommand_from $tocsin_commands" -a auth
 complete -c tocsin -n "__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from list grant revoke reset" -a 'list grant revoke reset'
 complete -c tocsin -n "__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from grant revoke reset" -a "(tocsin auth list 2>/dev/null | string match -rv '^tocsin ' | string replace -r ' .*' '')"
 complete -c tocsin -n "not __fish_seen_subcommand_from $tocsin_commands" -a phone -d 'Ring your paired phones too when nobody answers an alarm'
-complete -c tocsin -n "__fish_seen_subcommand_from phone; and not __fish_seen_subcommand_from enable disable status" -a 'enable disable status'
+complete -c tocsin -n "__fish_seen_subcommand_from phone; and not __fish_seen_subcommand_from enable disable status setup" -a 'enable disable status setup'
+complete -c tocsin -n "__fish_seen_subcommand_from phone; and __fish_seen_subcommand_from setup" -l remove -d 'Take the run commands away again'
 complete -c tocsin -n "__fish_seen_subcommand_from phone; and __fish_seen_subcommand_from enable" -l after -r -d 'How long an alarm rings at the desk first'
 complete -c tocsin -n "not __fish_seen_subcommand_from $tocsin_commands" -a pause -d 'Pause a counting-down timer'
 complete -c tocsin -n "not __fish_seen_subcommand_from $tocsin_commands" -a resume -d 'Resume a paused timer'

@@ -16,7 +16,7 @@ public final class KDEConnectPair {
     public let deskID: String
     /// The phone's own bus.
     public let phoneBusAddress: String
-    /// The desk's KDE Connect configuration directory (run commands live under it).
+    /// The desk's KDE Connect configuration directory, in the session's XDG_CONFIG_HOME (run commands live under it).
     public let deskConfig: URL
     /// The phone's and the desk's daemons.
     public let phoneDaemon: SessionProcess, deskDaemon: SessionProcess
@@ -56,7 +56,15 @@ public final class KDEConnectPair {
         let phoneBus = try BusDaemon.startPrivate(name: "dbus-daemon-phone", socket: layout.runtime.appendingPathComponent("phone-bus"),
                                                   launcher: launcher, environment: environment)
         phoneBusAddress = phoneBus.address
+        /// The desk's daemon is the session user's, with its HOME and configuration (where
+        /// `tocsin phone setup` writes the run commands); the phone's has its own.
         func side(_ name: String) throws -> [String: String] {
+            if name == "desk" {
+                let config = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"] ?? layout.config.path).appendingPathComponent("kdeconnect")
+                try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                try "[General]\nname=Desk\n".write(to: config.appendingPathComponent("config"), atomically: true, encoding: .utf8)
+                return ["QT_QPA_PLATFORM": "offscreen", "QT_LOGGING_RULES": "kdeconnect.*=true"]
+            }
             let home = root.appendingPathComponent(name)
             let config = home.appendingPathComponent("config"), runtime = home.appendingPathComponent("run")
             for directory in [home, config.appendingPathComponent("kdeconnect"), runtime, home.appendingPathComponent("data"), home.appendingPathComponent("cache")] {
@@ -76,7 +84,7 @@ public final class KDEConnectPair {
             throw HeadlessSessionError.componentFailed(component: "kdeconnectd", reason: "cannot prepare its directories: \(error)", stderrTail: "")
         }
         phoneEnvironment = phone
-        deskConfig = URL(fileURLWithPath: desk["XDG_CONFIG_HOME"]!).appendingPathComponent("kdeconnect")
+        deskConfig = URL(fileURLWithPath: desk["XDG_CONFIG_HOME"] ?? layout.config.path).appendingPathComponent("kdeconnect")
         phoneMonitor = try launcher.launch(
             name: "phone-bus-monitor", executable: try ExecutableLocator.find("dbus-monitor", environment: environment),
             arguments: ["--address", phoneBus.address, "interface='org.freedesktop.Notifications'"], environment: environment)

@@ -1,9 +1,10 @@
 import Foundation
 import TocsinCore
 
-/// `tocsin phone enable [--after DURATION]|disable|status`: whether ringing alarms also ring the
-/// paired phones (KDE Connect), and how long they ring at the desk first. The setting is a file
-/// the agent follows (`PhoneSettingsStore`), so this works whether or not the agent runs.
+/// `tocsin phone enable [--after DURATION]|disable|status|setup [--remove]`: whether ringing
+/// alarms also ring the paired phones (KDE Connect), and how long they ring at the desk first —
+/// a file the agent follows (`PhoneSettingsStore`), so this works whether or not the agent
+/// runs — and the phone's "Stop alarm" and "Snooze alarm" commands.
 enum PhoneCommand: Command {
     static let name = "phone"
     static let summary = "ring your paired phones too when nobody answers an alarm"
@@ -11,17 +12,23 @@ enum PhoneCommand: Command {
         Usage: tocsin phone enable [--after DURATION]
                tocsin phone disable
                tocsin phone status
+               tocsin phone setup [--remove]
 
         With phones enabled, an alarm or timer that has rung DURATION (default 30s) at the
         desk without being stopped or snoozed also rings every phone paired with KDE Connect
         that is within reach (its find-my-phone ring) and sends it a ping with the alarm's
         title. Stopping or snoozing the alarm before then means no phone is rung. Off until
         enabled. A phone that cannot be reached never delays the ring at the desk.
+
+        setup adds "Stop alarm" and "Snooze alarm" (tocsin stop, tocsin snooze) to the run
+        commands KDE Connect offers each paired phone, so the phone's KDE Connect app can
+        answer a ringing alarm; --remove takes them away again. Other run commands are kept.
         """
 
     static func run(_ arguments: [String]) throws(CommandError) {
-        let parsed = try ParsedArguments(arguments, command: name, options: ["--after"])
-        guard let action = parsed.positionals.first else { throw .usage("Missing what to do: enable, disable or status.", command: name) }
+        let parsed = try ParsedArguments(arguments, command: name, options: ["--after"], flags: ["--remove"])
+        guard let action = parsed.positionals.first else { throw .usage("Missing what to do: enable, disable, status or setup.", command: name) }
+        if action != "setup", parsed.flags.contains("--remove") { throw .usage("--remove goes with setup.", command: name) }
         let store = PhoneSettingsStore()
         switch action {
         case "enable", "disable":
@@ -40,9 +47,44 @@ enum PhoneCommand: Command {
         case "status":
             try parsed.expectPositionals(["status"], command: name)
             do { Output.line(describe(try store.load())) } catch { throw .refused(error.message) }
+        case "setup":
+            try parsed.expectPositionals(["setup"], command: name)
+            try setUpRunCommands(removing: parsed.flags.contains("--remove"))
         default:
-            throw .usage("Unknown phone action “\(AlarmInputError.quotable(action.prefix(20)))”: enable, disable or status.", command: name)
+            throw .usage("Unknown phone action “\(AlarmInputError.quotable(action.prefix(20)))”: enable, disable, status or setup.", command: name)
         }
+    }
+
+    /// Adds Tocsin's run commands to every paired phone's, or removes them, keeping the others;
+    /// a file it cannot read is left as it is, and said.
+    static func setUpRunCommands(removing: Bool) throws(CommandError) {
+        let desk = try KDEConnectDesk()
+        let devices = try desk.pairedDevices()
+        guard !devices.isEmpty else { throw .refused("KDE Connect has no paired phone; pair one in KDE Connect first.") }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "tocsin"
+        let ours = KDEConnectRunCommands.tocsinCommands(executable: executable)
+        var failures: [String] = []
+        for device in devices {
+            let file = KDEConnectDesk.runCommandFile(of: device)
+            do {
+                let text = FileManager.default.fileExists(atPath: file.path) ? try String(contentsOf: file, encoding: .utf8) : ""
+                var commands = try KDEConnectRunCommands.commands(inConfiguration: text)
+                if removing {
+                    for id in ours.keys { commands[id] = nil }
+                } else {
+                    commands.merge(ours) { $1 }
+                }
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try AtomicFile.write(Data(KDEConnectRunCommands.configuration(text, settingCommands: commands).utf8), to: file)
+                desk.announceRunCommandsChanged(of: device)
+                Output.line(removing ? "\(device): Stop alarm and Snooze alarm removed." : "\(device): Stop alarm and Snooze alarm added.")
+            } catch let error as StoreError {
+                failures.append("\(file.path): \(error.message); left as it is")
+            } catch {
+                failures.append("\(file.path): \(error)")
+            }
+        }
+        if !failures.isEmpty { throw .refused(failures.joined(separator: "\n")) }
     }
 
     /// What the settings mean, in one line.

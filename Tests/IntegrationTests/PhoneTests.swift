@@ -67,4 +67,40 @@ import Testing
         #expect(try fixture.alarm(tea)?.string("state") == "alerting", "the desk still rings")
         #expect(try fixture.tocsin("stop", tea).status == 0)
     }
+
+    @Test func thePhoneStopsAndSnoozesARingingAlarmThroughKDEConnectsRunCommands() throws {
+        let fixture = try AgentSession("phone-commands")
+        let pair = try fixture.session.startKDEConnectPair()
+        // A command of the user's own, which setup must keep.
+        let file = pair.deskConfig.appendingPathComponent("\(pair.phoneID)/kdeconnect_runcommand/config")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "[General]\ncommands=\"@ByteArray({\\\"mine\\\":{\\\"command\\\":\\\"true\\\",\\\"name\\\":\\\"Lock\\\"}})\"\n".write(to: file, atomically: true, encoding: .utf8)
+        let setup = try fixture.tocsin("phone", "setup")
+        #expect(setup.status == 0 && setup.stdout.contains("\(pair.phoneID): Stop alarm and Snooze alarm added."), "\(setup)")
+        // The phone's KDE Connect app lists what the desk offers: the remotecommands plugin's `commands`.
+        let remote = "/modules/kdeconnect/devices/\(pair.deskID)/remotecommands"
+        /// The JSON of `commands`, an `ay` that gdbus prints byte by byte.
+        func offered() -> String {
+            let printed = (try? pair.callOnPhone(path: remote, method: "org.freedesktop.DBus.Properties.Get", "org.kde.kdeconnect.device.remotecommands", "commands")) ?? ""
+            let bytes = printed.matches(of: /0x([0-9a-f]{2})/).compactMap { UInt8($0.1, radix: 16) }
+            return bytes.isEmpty ? printed : String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(fixture.eventually(timeout: 10) { offered().contains("Stop alarm") && offered().contains("Snooze alarm") && offered().contains("Lock") },
+                "the phone was not offered the commands: \(offered())")
+
+        // Snooze from the phone, then Stop from the phone.
+        let tea = try fixture.startTimer("1s", "--title", "Tea", "--snooze", "1m")
+        _ = try fixture.waitForNotification(titled: "Tea") { $0.urgency == 2 }
+        try pair.callOnPhone(path: remote, method: "org.kde.kdeconnect.device.remotecommands.triggerCommand", "tocsin-snooze")
+        #expect(try fixture.eventually(timeout: 5) { try fixture.alarm(tea)?.string("state") == "countdown" }, "the phone's Snooze alarm did not snooze it")
+        let bread = try fixture.startTimer("1s", "--title", "Bread")
+        _ = try fixture.waitForNotification(titled: "Bread") { $0.urgency == 2 }
+        try pair.callOnPhone(path: remote, method: "org.kde.kdeconnect.device.remotecommands.triggerCommand", "tocsin-stop")
+        #expect(try fixture.eventually(timeout: 5) { try fixture.alarm(bread) == nil }, "the phone's Stop alarm did not stop it")
+
+        let removed = try fixture.tocsin("phone", "setup", "--remove")
+        #expect(removed.status == 0, "\(removed)")
+        #expect(fixture.eventually(timeout: 10) { !offered().contains("Stop alarm") && offered().contains("Lock") }, "\(offered())")
+        #expect(try fixture.tocsin("cancel", tea).status == 0)
+    }
 }
