@@ -50,11 +50,11 @@ _tocsin()
 
     local commands="timer alarm list show watch status doctor auth phone pause resume cancel stop snooze help"
     local ring_options="--title --snooze --button --on-button --sound --volume --crescendo
-        --ring-for --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed"
+        --ring-for --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone"
     local alarm_options="--date --in-days --tomorrow --repeat --fixed --pre-alert"
     # Options that take a value: the word after one is its value, not an argument.
     local valued=" --title --snooze --button --on-button --sound --volume --crescendo --ring-for
-        --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --date --in-days
+        --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone --date --in-days
         --repeat --pre-alert "
     valued=${valued//$'\n'/ }
 
@@ -77,7 +77,7 @@ _tocsin()
             mapfile -t COMPREPLY < <(compgen -W "daily weekdays weekends mon tue wed thu fri sat sun mon-fri" -- "$cur")
             return 0
             ;;
-        --on-fire | --on-stop | --on-snooze | --on-cancel | --on-missed | --on-button)
+        --on-fire | --on-stop | --on-snooze | --on-cancel | --on-missed | --on-phone | --on-button)
             mapfile -t COMPREPLY < <(compgen -c -- "$cur")
             return 0
             ;;

@@ -86,6 +86,7 @@ complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l on-stop -x -a '(
 complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l on-snooze -x -a '(__fish_complete_command)' -d 'Run CMD when it is snoozed'
 complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l on-cancel -x -a '(__fish_complete_command)' -d 'Run CMD when it is cancelled'
 complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l on-missed -x -a '(__fish_complete_command)' -d 'Run CMD when it was missed'
+complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l on-phone -x -a '(__fish_complete_command)' -d 'Run CMD when it rang your paired phones'
 
 # alarm: when it rings.
 complete -c tocsin -n "__fish_seen_subcommand_from alarm" -l date -x -d 'Ring on that date (YYYY-MM-DD)'

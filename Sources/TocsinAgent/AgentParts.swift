@@ -91,6 +91,8 @@ protocol TrayShowing: AnyObject {
 
 /// Rings the user's paired phones (`KDEConnectPhones`); never waits for them.
 protocol PhoneRinging: AnyObject {
+    /// Called once for each `ring(for:)` that reached at least one phone.
+    var onRung: (Alarm) -> Void { get set }
     /// Rings every reachable paired phone for ringing `alarm`.
     func ring(for alarm: Alarm)
 }

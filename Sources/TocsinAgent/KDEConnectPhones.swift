@@ -15,6 +15,7 @@ final class KDEConnectPhones: PhoneRinging {
     private let connection: () -> OpaquePointer?
     /// The failures already logged, by kind, so a flaky phone does not fill the log.
     private var loggedProblems: Set<String> = []
+    var onRung: (Alarm) -> Void = { _ in }
 
     static let daemonName = "org.kde.kdeconnect"
     static let daemonPath = "/modules/kdeconnect"
@@ -41,17 +42,26 @@ final class KDEConnectPhones: PhoneRinging {
                 problem("devices", "No phone was rung for “\(alarm.title)”: KDE Connect knows no paired phone within reach.")
                 return
             }
-            for device in devices { ring(device, for: alarm, on: connection) }
+            // One `onRung` for the alarm, however many phones answer.
+            var told = false
+            for device in devices {
+                ring(device, for: alarm, on: connection) { [weak self] in
+                    guard !told else { return }
+                    told = true
+                    self?.onRung(alarm)
+                }
+            }
         }
     }
 
-    private func ring(_ device: String, for alarm: Alarm, on connection: OpaquePointer) {
+    private func ring(_ device: String, for alarm: Alarm, on connection: OpaquePointer, whenRung: @escaping () -> Void) {
         let path = "\(Self.daemonPath)/devices/\(device)"
         call(connection, "\(path)/findmyphone", "org.kde.kdeconnect.device.findmyphone", "ring", nil) { [weak self] reply, error in
             guard let self else { return }
             if reply != nil {
                 loggedProblems.removeAll()
                 log.info("Rang the phone \(device) for “\(alarm.title)”.")
+                whenRung()
             } else {
                 problem("ring \(device)", "The phone \(device) was not rung for “\(alarm.title)”: \(error ?? "no reply") (is its find-my-phone plugin on?).")
             }

@@ -116,6 +116,7 @@ final class RunningAgent {
             refreshTray()
             carryOut(planner.arm(book, now: clock.now))
         }
+        phones?.onRung = { [unowned self] alarm in carryOut(planner.phonesRung(for: alarm)) }
         server.onChange = { [unowned self] in notificationServerChanged() }
         sounds.onSoundProblemChange = { [unowned self] in
             planner.contentWriter.soundProblem = sounds.soundProblem

@@ -10,7 +10,7 @@ struct RingOptions {
     /// The hook options and the events they run on.
     static let hookOptions: [String: HookEvent] = [
         "--on-fire": .fire, "--on-stop": .stop, "--on-snooze": .snooze, "--on-cancel": .cancel,
-        "--on-missed": .missed, "--on-button": .secondary,
+        "--on-missed": .missed, "--on-button": .secondary, "--on-phone": .phone,
     ]
 
     /// Help text for the shared options.
@@ -34,6 +34,7 @@ struct RingOptions {
           --on-snooze CMD     run CMD when it is snoozed
           --on-cancel CMD     run CMD when it is cancelled
           --on-missed CMD     run CMD when it was missed
+          --on-phone CMD      run CMD when it rang your paired phones (tocsin phone)
 
         Commands run with /bin/sh -c and get TOCSIN_ID, TOCSIN_TITLE and TOCSIN_EVENT in
         their environment.

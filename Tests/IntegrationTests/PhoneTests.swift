@@ -57,13 +57,15 @@ import Testing
 
         // Unanswered: after 2 s the phone rings (its find-my-phone sound plays) and shows the ping,
         // while the desk still rings.
-        let tea = try fixture.startTimer("1s", "--title", "Tea")
+        let rung = fixture.session.directory.appendingPathComponent("phone-hook")
+        let tea = try fixture.startTimer("1s", "--title", "Tea", "--on-phone", "echo \"$TOCSIN_EVENT $TOCSIN_TITLE\" > \(rung.path)")
         _ = try fixture.waitForNotification(titled: "Tea") { $0.urgency == 2 }
         #expect(fixture.eventually(timeout: 10) { pair.phoneNotificationTexts().contains("⏰ Tea") },
                 "no ping on the phone: \(pair.phoneNotificationTexts())\n\(fixture.agentLog)")
         #expect(fixture.eventually(timeout: 10) { pair.phoneIsRinging() }, "the phone's find-my-phone did not ring\n\(pair.phoneDaemon.standardError())")
         #expect(fixture.agentLog.contains("Rang the phone \(pair.phoneID) for “Tea”."), "\(fixture.agentLog)")
         #expect(fixture.agentLog.contains("“Tea” has rung 2 s unanswered; ringing the phones."), "\(fixture.agentLog)")
+        #expect(fixture.eventually(timeout: 5) { (try? String(contentsOf: rung, encoding: .utf8)) == "phone Tea\n" }, "the phone hook did not run")
         #expect(try fixture.alarm(tea)?.string("state") == "alerting", "the desk still rings")
         #expect(try fixture.tocsin("stop", tea).status == 0)
     }

@@ -159,11 +159,12 @@ import TocsinCore
         let fixture = try Fixture()
         fixture.agent.adopt(phoneRings: PhoneRingSettings(isEnabled: true, delay: 30))
         #expect(fixture.logLines.all.contains { $0.contains("Alarms ring the paired phones after 30 s unanswered.") })
-        let tea = try fixture.schedule(AlarmRequest(title: "Tea", duration: 5))
+        let tea = try fixture.schedule(AlarmRequest(title: "Tea", duration: 5, hooks: AlarmHooks([.phone: "echo phoned"])))
         fixture.run(until: 34.9)
         #expect(fixture.sounds.ringingAlarms == [tea] && fixture.phones.rungFor.isEmpty)
         fixture.run(until: 36)
         #expect(fixture.phones.rungFor == [tea], "rung when its 30 s at the desk were up")
+        #expect(fixture.recordedHooks.runs.map(\.command) == ["echo phoned"], "its phone hook")
         try fixture.notifications.press("Stop", on: tea)
 
         let bread = try fixture.schedule(AlarmRequest(title: "Bread", duration: 5))

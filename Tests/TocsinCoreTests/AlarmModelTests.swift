@@ -25,7 +25,7 @@ struct AlarmModelTests {
             "scheduled", "pre-alert", "rescheduled", "paused", "resumed", "fired", "snoozed",
             "stopped", "cancelled", "secondary", "unacknowledged", "missed",
         ])
-        #expect(HookEvent.allCases.map(\.rawValue) == ["fire", "stop", "snooze", "secondary", "cancel", "missed"])
+        #expect(HookEvent.allCases.map(\.rawValue) == ["fire", "stop", "snooze", "secondary", "cancel", "missed", "phone"])
         #expect(AlarmKind.allCases.map(\.rawValue) == ["timer", "alarm"])
     }
 

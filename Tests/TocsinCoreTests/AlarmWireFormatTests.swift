@@ -244,7 +244,7 @@ struct AlarmWireFormatTests {
     @Test("An unknown hook event is refused, naming it and listing the known ones")
     func unknownHookEvent() throws {
         let message = try requestError(["duration": .double(60), "hooks": .stringMap(["fire": "a", "ring": "b"])])
-        #expect(message == "Unknown hook event “ring”; known events: fire, stop, snooze, secondary, cancel, missed.")
+        #expect(message == "Unknown hook event “ring”; known events: fire, stop, snooze, secondary, cancel, missed, phone.")
     }
 
     @Test("An unknown kind is refused, naming it")

@@ -77,6 +77,18 @@ struct PhoneRingTests {
         #expect(late.phoneRingsDue.isEmpty)
     }
 
+    @Test("Rung: the alarm's phone hook runs, unless its owner may run no command")
+    func phoneHook() throws {
+        var (book, ids) = try AgentPlannerTests.book(AlarmRequest(title: "Tea", duration: 60, hooks: AlarmHooks([.phone: "echo phoned"])))
+        _ = book.advance(to: at(60))
+        let tea = try #require(book[ids[0]])
+        let planner = AgentPlannerTests.planner()
+        #expect(planner.phonesRung(for: tea) == [.runHook(command: "echo phoned", event: .phone, alarm: tea, fireTime: tea.fireDate)])
+        var (plain, plainIDs) = try AgentPlannerTests.book(AlarmRequest(title: "Bread", duration: 60))
+        _ = plain.advance(to: at(60))
+        #expect(planner.phonesRung(for: plain[plainIDs[0]]!).isEmpty)
+    }
+
     @Test("The settings file: none is off; saved and read back; one that cannot be read is an error, not off")
     func store() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-phone-\(UUID())")

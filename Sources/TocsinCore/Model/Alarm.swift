@@ -139,6 +139,8 @@ public enum HookEvent: String, Sendable, Codable, CodingKeyRepresentable, CaseIt
     /// The alarm came due while it could not ring (machine asleep, agent not running) and was
     /// later than its late limit, so it did not ring.
     case missed
+    /// The ringing alarm rang the user's paired phones (`tocsin phone`).
+    case phone
 }
 
 /// Shell commands the agent runs (`/bin/sh -c`) on an alarm's events.

@@ -193,6 +193,15 @@ public struct AgentPlanner: Sendable {
         if !settings.isEnabled { phoneRingsDue = [:] }
     }
 
+    /// What the phones having been rung for `alarm` means: its `phone` hook, if it has one.
+    public func phonesRung(for alarm: Alarm) -> [AgentEffect] {
+        guard let command = alarm.hooks[.phone] else { return [] }
+        guard alarm.mayRunHooks else {
+            return [.log(.warning, "Not running the phone hook of “\(alarm.title)”: \(alarm.owner) may run no command.")]
+        }
+        return [.runHook(command: command, event: .phone, alarm: alarm, fireTime: alarm.fireDate)]
+    }
+
     /// The phones of the alarms still ringing whose time to ring them has come; an alarm no
     /// longer ringing (answered meanwhile by a change this planner did not see) is dropped.
     private mutating func phonesDue(_ book: AlarmBook, now: Date) -> [AgentEffect] {

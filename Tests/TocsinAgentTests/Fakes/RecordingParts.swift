@@ -150,5 +150,10 @@ final class LogLines: @unchecked Sendable {
 /// The phones the agent asked to ring, by alarm.
 final class RecordingPhones: PhoneRinging {
     private(set) var rungFor: [UUID] = []
-    func ring(for alarm: Alarm) { rungFor.append(alarm.id) }
+    var onRung: (Alarm) -> Void = { _ in }
+    /// Each ring reaches a phone.
+    func ring(for alarm: Alarm) {
+        rungFor.append(alarm.id)
+        onRung(alarm)
+    }
 }
