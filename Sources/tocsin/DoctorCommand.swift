@@ -167,6 +167,22 @@ enum DoctorCommand: Command {
         return findings
     }
 
+    /// Whether an unanswered alarm will ring a phone: the settings, and KDE Connect's paired
+    /// phones within reach (asked only while phones are on).
+    private static func phoneFinding() -> Finding {
+        let settings = Result { () throws(StoreError) -> PhoneRingSettings in try PhoneSettingsStore().load() }
+        var devices: Result<[String], StoreError>?
+        if case .success(let read) = settings, read.isEnabled {
+            do throws(CommandError) {
+                devices = .success(try KDEConnectDesk().reachablePairedDeviceNames())
+            } catch {
+                devices = .failure(StoreError(error.message))
+            }
+        }
+        let report = PhoneReadiness.report(settings: settings, devices: devices)
+        return Finding(check: "phones", level: report.isWarning ? .warning : .ok, message: report.message, fix: report.fix)
+    }
+
     /// What the CLI can see for itself: how libcanberra will reach the sound server.
     private static func localChecks() -> [Finding] {
         let libraryDirectories = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
@@ -175,7 +191,7 @@ enum DoctorCommand: Command {
                 .filter { $0.hasPrefix("libcanberra-") }
                 .contains { FileManager.default.fileExists(atPath: "\(directory)/\($0)/libcanberra-pulse.so") }
         }
-        return [pulseDriver
+        return [phoneFinding(), pulseDriver
             ? Finding(check: "sound driver", level: .ok, message: "libcanberra plays through PulseAudio (or PipeWire's pulse server)")
             : Finding(check: "sound driver", level: .warning, message: "libcanberra's PulseAudio driver is not installed; it falls back to ALSA, which a running sound server may block",
                       fix: "Install libcanberra-pulse.")]

@@ -13,6 +13,8 @@ import Testing
         #expect(enabled.status == 0 && enabled.stdout.hasPrefix("Phones: on. An alarm unanswered for 1 s"), "\(enabled)")
         // The agent follows the file the command line wrote, without being told.
         #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("Alarms ring the paired phones after 1 s unanswered.") }, "\(fixture.agentLog)")
+        let doctor = try fixture.tocsin("doctor").stdout
+        #expect(doctor.contains("warning  phones: on after 1 s unanswered, but KDE Connect does not answer ("), "\(doctor)")
 
         let recording = try fixture.session.startRecording()
         let id = try fixture.startTimer("1s", "--title", "Tea")
@@ -46,6 +48,8 @@ import Testing
         let pair = try fixture.session.startKDEConnectPair()
         #expect(try fixture.tocsin("phone", "enable", "--after", "2s").status == 0)
         #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("Alarms ring the paired phones after 2 s unanswered.") }, "\(fixture.agentLog)")
+        let doctor = try fixture.tocsin("doctor").stdout
+        #expect(doctor.contains("ok       phones: on after 2 s unanswered: Phone will ring"), "\(doctor)")
 
         // Stopped at the desk within its 2 s: the phone never hears of it.
         let early = try fixture.startTimer("1s", "--title", "Early")

@@ -104,6 +104,22 @@ struct PhoneRingTests {
         #expect(throws: StoreError.self) { try store.load() }
     }
 
+    @Test("What the doctor says: off; on with phones in reach; on with KDE Connect silent or no phone in reach; unreadable settings")
+    func readiness() {
+        let on = PhoneRingSettings(isEnabled: true, delay: 30)
+        #expect(PhoneReadiness.report(settings: .success(.off), devices: nil)
+                == .init(isWarning: false, message: "off (tocsin phone enable rings your paired phones when nobody answers)"))
+        #expect(PhoneReadiness.report(settings: .success(on), devices: .success(["Pixel", "Tablet"]))
+                == .init(isWarning: false, message: "on after 30 s unanswered: Pixel, Tablet will ring"))
+        let silent = PhoneReadiness.report(settings: .success(on), devices: .failure(StoreError("not running")))
+        #expect(silent.isWarning && silent.message == "on after 30 s unanswered, but KDE Connect does not answer (not running): no phone will ring")
+        #expect(silent.fix == "Start KDE Connect (kdeconnectd) and pair your phone.")
+        let none = PhoneReadiness.report(settings: .success(on), devices: .success([]))
+        #expect(none.isWarning && none.message.hasSuffix("but no paired phone is within reach: none will ring"))
+        let unreadable = PhoneReadiness.report(settings: .failure(StoreError("phone.json could not be read (x)")), devices: nil)
+        #expect(unreadable.isWarning && unreadable.message == "phone.json could not be read (x): no phone will ring")
+    }
+
     @Test("The configuration directory follows XDG_CONFIG_HOME, else ~/.config")
     func directory() {
         #expect(PhoneSettingsStore.defaultDirectory(environment: ["XDG_CONFIG_HOME": "/x/conf", "HOME": "/h"]).path == "/x/conf/tocsin")
