@@ -87,6 +87,9 @@ complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l on-snooze -x -a 
 complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l on-cancel -x -a '(__fish_complete_command)' -d 'Run CMD when it is cancelled'
 complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l on-missed -x -a '(__fish_complete_command)' -d 'Run CMD when it was missed'
 complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l on-phone -x -a '(__fish_complete_command)' -d 'Run CMD when it rang your paired phones'
+complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l phone -d 'Ring the paired phones if it rings unanswered'
+complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l phone-after -r -d 'Ring the paired phones after this long unanswered'
+complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l no-phone -d 'Never ring the phones for it'
 
 # alarm: when it rings.
 complete -c tocsin -n "__fish_seen_subcommand_from alarm" -l date -x -d 'Ring on that date (YYYY-MM-DD)'

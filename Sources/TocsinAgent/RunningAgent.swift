@@ -193,7 +193,7 @@ final class RunningAgent {
     /// Follows the user's phone settings (`tocsin phone`), as read from their file.
     func adopt(phoneRings settings: PhoneRingSettings) {
         guard settings != planner.phoneRings else { return }
-        planner.adopt(phoneRings: settings)
+        planner.adopt(phoneRings: settings, book: book)
         log.info(settings.isEnabled
             ? "Alarms ring the paired phones after \(DurationFormat.spoken(settings.delay)) unanswered."
             : "Alarms ring no phone.")

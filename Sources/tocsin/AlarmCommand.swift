@@ -38,7 +38,7 @@ enum AlarmCommand: Command {
         let parsed = try ParsedArguments(
             arguments, command: name,
             options: RingOptions.names.union(["--date", "--in-days", "--repeat", "--pre-alert"]),
-            flags: ["--tomorrow", "--fixed"])
+            flags: RingOptions.flags.union(["--tomorrow", "--fixed"]))
         try parsed.expectPositionals(["TIME"], command: name)
         let options = try RingOptions(parsed, command: name)
         let now = Date()

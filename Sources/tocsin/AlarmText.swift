@@ -63,6 +63,11 @@ enum AlarmText {
         lines.append(("sound", alarm.sound.description))
         lines.append(("ring limit", DurationFormat.spoken(alarm.ringLimit)))
         lines.append(("late limit", DurationFormat.spoken(alarm.lateLimit)))
+        switch alarm.phone {
+        case .never?: lines.append(("phones", "never rung"))
+        case .ring(let after)?: lines.append(("phones", "rung after \(after.map(DurationFormat.spoken) ?? "the delay tocsin phone sets") unanswered"))
+        case nil: break
+        }
         for event in HookEvent.allCases {
             if let command = alarm.hooks[event] { lines.append(("on \(event.rawValue)", command)) }
         }

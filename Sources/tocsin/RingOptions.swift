@@ -5,7 +5,10 @@ import TocsinKit
 /// The options timers and alarms share: what they are called, how they ring, and their hooks.
 struct RingOptions {
     /// Options that take a value.
-    static let names: Set<String> = Set(["--title", "--snooze", "--button", "--sound", "--volume", "--crescendo", "--ring-for", "--late-limit"]).union(hookOptions.keys)
+    static let names: Set<String> = Set(["--title", "--snooze", "--button", "--sound", "--volume", "--crescendo", "--ring-for", "--late-limit",
+                                         "--phone-after"]).union(hookOptions.keys)
+    /// Options that take none.
+    static let flags: Set<String> = ["--phone", "--no-phone"]
 
     /// The hook options and the events they run on.
     static let hookOptions: [String: HookEvent] = [
@@ -29,6 +32,11 @@ struct RingOptions {
           --late-limit DURATION
                               if the computer was asleep or off when it was due, still ring
                               up to DURATION late (default 10m); later, report it as missed
+          --phone             ring your paired phones if it rings unanswered, even with
+                              tocsin phone off (after the delay tocsin phone set, or 30s)
+          --phone-after DURATION
+                              the same, after DURATION unanswered
+          --no-phone          never ring the phones for it
           --on-fire CMD       run CMD when it starts ringing
           --on-stop CMD       run CMD when it is stopped
           --on-snooze CMD     run CMD when it is snoozed
@@ -48,6 +56,7 @@ struct RingOptions {
     let crescendo: TimeInterval?
     let ringLimit: TimeInterval?
     let lateLimit: TimeInterval?
+    let phone: PhoneRingChoice?
     let hooks: AlarmHooks
 
     /// Reads the shared options of `parsed` for `command`.
@@ -67,6 +76,14 @@ struct RingOptions {
         lateLimit = try parsed.values["--late-limit"].map { text throws(CommandError) in try Self.duration(text, what: "--late-limit", command: command) }
         sound = try Self.sound(parsed.values["--sound"], command: command)
         crescendo = try parsed.values["--crescendo"].map { text throws(CommandError) in try Self.duration(text, what: "--crescendo", command: command) }
+        let phoneAfter = try parsed.values["--phone-after"].map { text throws(CommandError) in try Self.duration(text, what: "--phone-after", command: command) }
+        switch (parsed.flags.contains("--phone"), parsed.flags.contains("--no-phone")) {
+        case (true, true): throw .usage("--phone and --no-phone say opposite things; give one.", command: command)
+        case (_, true) where phoneAfter != nil: throw .usage("--phone-after says when to ring the phones, and --no-phone says never.", command: command)
+        case (_, true): phone = .never
+        case (true, _): phone = .ring(after: phoneAfter)
+        default: phone = phoneAfter.map { .ring(after: $0) }
+        }
         volume = try parsed.values["--volume"].map { text throws(CommandError) in
             let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
             guard let percent = Double(digits), percent > 0, percent <= 100 else {
@@ -89,6 +106,7 @@ struct RingOptions {
             sound: sound,
             volume: volume,
             crescendo: crescendo,
+            phone: phone,
             ringLimit: ringLimit,
             lateLimit: lateLimit,
             hooks: hooks)

@@ -21,7 +21,7 @@ enum TimerCommand: Command {
         """
 
     static func run(_ arguments: [String]) throws(CommandError) {
-        let parsed = try ParsedArguments(arguments, command: name, options: RingOptions.names)
+        let parsed = try ParsedArguments(arguments, command: name, options: RingOptions.names, flags: RingOptions.flags)
         try parsed.expectPositionals(["DURATION"], command: name)
         let options = try RingOptions(parsed, command: name)
         let duration = try RingOptions.duration(parsed.positionals[0], what: "DURATION", command: name)

@@ -59,6 +59,13 @@ import Testing
         #expect(fixture.agentLog.contains("“Early” was answered before the phones were rung; they are not."), "\(fixture.agentLog)")
         #expect(!pair.phoneNotificationTexts().contains { $0.contains("Early") } && !pair.phoneIsRinging(), "the phone was rung for an answered alarm")
 
+        // An alarm that says --no-phone rings at the desk only, however long.
+        let deskOnly = try fixture.startTimer("1s", "--title", "Desk only", "--no-phone")
+        _ = try fixture.waitForNotification(titled: "Desk only") { $0.urgency == 2 }
+        Thread.sleep(forTimeInterval: 3.5)
+        #expect(!pair.phoneNotificationTexts().contains { $0.contains("Desk only") }, "--no-phone rang the phone")
+        #expect(try fixture.tocsin("stop", deskOnly).status == 0)
+
         // Unanswered: after 2 s the phone rings (its find-my-phone sound plays) and shows the ping,
         // while the desk still rings.
         let rung = fixture.session.directory.appendingPathComponent("phone-hook")
@@ -103,6 +110,13 @@ import Testing
         _ = try fixture.waitForNotification(titled: "Bread") { $0.urgency == 2 }
         try pair.callOnPhone(path: remote, method: "org.kde.kdeconnect.device.remotecommands.triggerCommand", "tocsin-stop")
         #expect(try fixture.eventually(timeout: 5) { try fixture.alarm(bread) == nil }, "the phone's Stop alarm did not stop it")
+
+        // Phones are off here; an alarm that asks for them itself still rings them.
+        #expect(try fixture.tocsin("phone", "status").stdout.hasPrefix("Phones: off."))
+        let own = try fixture.startTimer("1s", "--title", "Own", "--phone-after", "1s")
+        #expect(try fixture.tocsin("show", own).stdout.contains("rung after 1 s unanswered"))
+        #expect(fixture.eventually(timeout: 10) { pair.phoneNotificationTexts().contains("⏰ Own") }, "--phone-after did not ring the phone")
+        #expect(try fixture.tocsin("stop", own).status == 0)
 
         let removed = try fixture.tocsin("phone", "setup", "--remove")
         #expect(removed.status == 0, "\(removed)")

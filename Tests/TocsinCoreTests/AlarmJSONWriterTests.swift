@@ -45,6 +45,10 @@ struct AlarmJSONWriterTests {
         try Self.expectSameAsJSONEncoder(.put(withOptionals))
         withOptionals.appIntents = AppIntentButtons(modes: [.secondary: .background])
         try Self.expectSameAsJSONEncoder(.put(withOptionals))
+        for phone in [PhoneRingChoice.never, .ring(after: nil), .ring(after: 45), .ring(after: 0.5)] {
+            withOptionals.phone = phone
+            try Self.expectSameAsJSONEncoder(.put(withOptionals))
+        }
         try Self.expectSameAsJSONEncoder(.put(Fixture.alarm(schedule: .timeOfDay(try TimeOfDay(hour: 0), weekdays: []))))
         try Self.expectSameAsJSONEncoder(.put(Fixture.alarm(schedule: .timeOfDay(try TimeOfDay(hour: 23, minute: 59), weekdays: Weekday.everyDay))))
     }
@@ -149,7 +153,7 @@ struct AlarmJSONWriterTests {
         #expect(names(Fixture.alarm()) == [
             "id", "title", "schedule", "kind", "appConfinement", "countdownDuration", "snoozeDuration", "snoozes", "secondaryButton", "sound",
             "volume",
-            "crescendo", "ringLimit", "lateLimit", "hooks", "state", "createdAt", "appID", "metadata", "appIntents",
+            "crescendo", "phone", "ringLimit", "lateLimit", "hooks", "state", "createdAt", "appID", "metadata", "appIntents",
         ])
         #expect(names(AppIntentButtons(modes: [:])) == ["modes", "executable"])
         #expect(names(CountdownPhase(fireDate: t0, duration: 1)) == ["fireDate", "duration", "followsWallClock"])

@@ -23,6 +23,9 @@ struct AlarmWireFormatTests {
         AlarmRequest(title: "Next", duration: 3600, secondaryButtonLabel: "Next step", hooks: AlarmHooks([.secondary: "next"])),
         AlarmRequest(duration: -5), // the wire format carries it; makeAlarm refuses it
         AlarmRequest(duration: 60, lateLimit: 30),
+        AlarmRequest(duration: 60, phone: .never),
+        AlarmRequest(duration: 60, phone: .ring(after: nil)),
+        AlarmRequest(duration: 60, phone: .ring(after: 90)),
         AlarmRequest(kind: .alarm, schedule: .fixed(Date(timeIntervalSince1970: 1_800_000_000)), duration: 0),
         AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7), weekdays: [.monday, .tuesday]), title: "Wake up",
                      duration: 300, snoozeDuration: 540, ringLimit: 120, lateLimit: 1800, hooks: AlarmHooks([.missed: "echo missed"])),
@@ -72,7 +75,7 @@ struct AlarmWireFormatTests {
     func requestKeysCovered() {
         let requests = [
             AlarmRequest(title: "Tea", duration: 60, snoozeDuration: 30, secondaryButtonLabel: "Again", volume: 0.5, crescendo: 20,
-                         ringLimit: 90, lateLimit: 45, hooks: AlarmHooks([.fire: "f"]), metadata: "{}"),
+                         phone: .ring(after: 15), ringLimit: 90, lateLimit: 45, hooks: AlarmHooks([.fire: "f"]), metadata: "{}"),
             AlarmRequest(kind: .alarm, schedule: .fixed(t0), duration: 0,
                          appIntents: AppIntentButtons(modes: [.stop: .background], executable: "/usr/bin/cook"), id: fixedID(7)),
             AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), duration: 60),
@@ -207,7 +210,7 @@ struct AlarmWireFormatTests {
     @Test("An unknown key is refused, naming it and listing the known ones")
     func unknownKey() throws {
         let message = try requestError(["duration": .double(60), "snoze": .double(60)])
-        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit, volume, crescendo, metadata, id, app-intents, app-executable.")
+        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit, volume, crescendo, metadata, id, app-intents, app-executable, phone, phone-after.")
     }
 
     @Test("Among several unknown keys, the first in alphabetical order is named (deterministic)")
@@ -367,6 +370,7 @@ struct AlarmWireFormatTests {
         var loud = Fixture.alarm()
         loud.volume = 0.4
         loud.crescendo = 30
+        loud.phone = .ring(after: 20)
         loud.metadata = #"{"step": 2}"#
         loud.appIntents = AppIntentButtons(modes: [.stop: .background], executable: "/usr/bin/cook")
         let alarms = AlarmStateName.allCases.map {

@@ -89,6 +89,33 @@ struct PhoneRingTests {
         #expect(planner.phonesRung(for: plain[plainIDs[0]]!).isEmpty)
     }
 
+    @Test("An alarm's own choice wins: --no-phone never rings, --phone rings with phones off, after its own delay or the settings'")
+    func ownChoice() throws {
+        let on = PhoneRingSettings(isEnabled: true, delay: 30), off = PhoneRingSettings(isEnabled: false, delay: 20)
+        #expect(on.phoneRingDate(for: .never, ringingSince: t0) == nil)
+        #expect(off.phoneRingDate(for: .ring(after: nil), ringingSince: t0) == at(20))
+        #expect(off.phoneRingDate(for: .ring(after: 5), ringingSince: t0) == at(5))
+        #expect(on.phoneRingDate(for: nil, ringingSince: t0) == at(30) && off.phoneRingDate(for: nil, ringingSince: t0) == nil)
+
+        // Turning phones off keeps the phones an alarm asked for itself.
+        var (book, ids) = try AgentPlannerTests.book(AlarmRequest(title: "Own", duration: 60, phone: .ring(after: 10)),
+                                                     AlarmRequest(title: "Follows", duration: 60))
+        var planner = AgentPlannerTests.planner()
+        planner.adopt(phoneRings: on)
+        _ = planner.timePassed(book.advance(to: at(60)), book: book, now: at(60))
+        #expect(planner.phoneRingsDue == [ids[0]: at(70), ids[1]: at(90)])
+        planner.adopt(phoneRings: .off, book: book)
+        #expect(planner.phoneRingsDue == [ids[0]: at(70)])
+    }
+
+    @Test("The wire: phone-after alone means yes; with phone false it is refused; a negative delay is refused")
+    func wire() throws {
+        #expect(try AlarmWireFormat.decodeRequest(["duration": .double(60), "phone-after": .double(5)]).phone == .ring(after: 5))
+        #expect(throws: AlarmInputError.self) { try AlarmWireFormat.decodeRequest(["duration": .double(60), "phone": .bool(false), "phone-after": .double(5)]) }
+        var book = AlarmBook()
+        #expect(throws: AlarmError.self) { try book.schedule(AlarmRequest(duration: 60, phone: .ring(after: -1)), now: t0) }
+    }
+
     @Test("The settings file: none is off; saved and read back; one that cannot be read is an error, not off")
     func store() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-phone-\(UUID())")

@@ -33,6 +33,8 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     public var volume: Double?
     /// When set, the ring starts soft and rises to `volume` over this long.
     public var crescendo: TimeInterval?
+    /// Whether it rings the paired phones when unanswered; `nil`: as the user's settings say.
+    public var phone: PhoneRingChoice?
     /// How long it rings unanswered before it gives up and is ended as not acknowledged.
     public var ringLimit: TimeInterval
     /// How late it may still ring when it came due while the machine slept or the agent was not
@@ -65,7 +67,7 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     public init(
         id: UUID, title: String, kind: AlarmKind, schedule: AlarmSchedule? = nil, countdownDuration: TimeInterval,
         snoozeDuration: TimeInterval?, snoozes: Int? = nil, secondaryButton: SecondaryButton?, sound: AlarmSound,
-        volume: Double? = nil, crescendo: TimeInterval? = nil,
+        volume: Double? = nil, crescendo: TimeInterval? = nil, phone: PhoneRingChoice? = nil,
         ringLimit: TimeInterval, lateLimit: TimeInterval = AlarmRequest.defaultLateLimit,
         hooks: AlarmHooks, state: AlarmState, createdAt: Date, appID: String? = nil,
         appConfinement: AppConfinement? = nil, metadata: String? = nil, appIntents: AppIntentButtons? = nil
@@ -81,6 +83,7 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
         self.sound = sound
         self.volume = volume
         self.crescendo = crescendo
+        self.phone = phone
         self.ringLimit = ringLimit
         self.lateLimit = lateLimit
         self.hooks = hooks

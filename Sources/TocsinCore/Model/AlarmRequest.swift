@@ -23,6 +23,8 @@ public struct AlarmRequest: Sendable, Equatable {
     public var volume: Double?
     /// A rise from soft to `volume` over this long, if wanted.
     public var crescendo: TimeInterval?
+    /// Whether it rings the paired phones when unanswered; `nil`: as the user's settings say.
+    public var phone: PhoneRingChoice?
     /// How long it may ring unanswered; `nil` means `AlarmRequest.defaultRingLimit`.
     public var ringLimit: TimeInterval?
     /// How late it may still ring after the machine slept or the agent was away; `nil` means
@@ -69,7 +71,7 @@ public struct AlarmRequest: Sendable, Equatable {
     public init(
         kind: AlarmKind = .timer, schedule: AlarmSchedule? = nil, title: String? = nil, duration: TimeInterval,
         snoozeDuration: TimeInterval? = nil, secondaryButtonLabel: String? = nil,
-        sound: AlarmSound = .standard, volume: Double? = nil, crescendo: TimeInterval? = nil,
+        sound: AlarmSound = .standard, volume: Double? = nil, crescendo: TimeInterval? = nil, phone: PhoneRingChoice? = nil,
         ringLimit: TimeInterval? = nil, lateLimit: TimeInterval? = nil,
         hooks: AlarmHooks = AlarmHooks(), metadata: String? = nil, appIntents: AppIntentButtons? = nil, id: UUID? = nil
     ) {
@@ -82,6 +84,7 @@ public struct AlarmRequest: Sendable, Equatable {
         self.sound = sound
         self.volume = volume
         self.crescendo = crescendo
+        self.phone = phone
         self.ringLimit = ringLimit
         self.lateLimit = lateLimit
         self.hooks = hooks
@@ -133,6 +136,11 @@ public struct AlarmRequest: Sendable, Equatable {
         }
         let lateLimit = lateLimit ?? Self.defaultLateLimit
         try Self.check(lateLimit, named: "late limit", atMost: Self.maximumSnoozeOrRingLimit)
+        if case .ring(let after?)? = phone {
+            guard after.isFinite, after >= 0, after <= Self.maximumSnoozeOrRingLimit else {
+                throw AlarmInputError("The phones' delay must be 0 or more and at most \(DurationFormat.spoken(Self.maximumSnoozeOrRingLimit)) (got \(DurationFormat.spoken(after))).")
+            }
+        }
         for (event, command) in hooks.commands {
             try Self.checkHook(command, event: event)
         }
@@ -157,6 +165,7 @@ public struct AlarmRequest: Sendable, Equatable {
             sound: sound,
             volume: volume,
             crescendo: crescendo,
+            phone: phone,
             ringLimit: ringLimit,
             lateLimit: lateLimit,
             hooks: hooks,

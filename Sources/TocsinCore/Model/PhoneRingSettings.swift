@@ -25,9 +25,44 @@ public struct PhoneRingSettings: Codable, Equatable, Sendable {
         case delay = "delay-seconds"
     }
 
-    /// When an alarm that started ringing at `start` rings the phones; `nil` when it does not.
-    public func phoneRingDate(forRingingSince start: Date) -> Date? {
-        isEnabled ? start.addingTimeInterval(delay) : nil
+    /// When an alarm whose own choice is `choice` (`nil`: it follows these settings), ringing
+    /// since `start`, rings the phones; `nil` when it does not.
+    public func phoneRingDate(for choice: PhoneRingChoice? = nil, ringingSince start: Date) -> Date? {
+        switch choice {
+        case .never?: nil
+        case .ring(let after)?: start.addingTimeInterval(after ?? delay)
+        case nil: isEnabled ? start.addingTimeInterval(delay) : nil
+        }
+    }
+}
+
+/// An alarm's own answer to whether it rings the phones (`--phone`, `--no-phone`), over the
+/// user's settings; an alarm without one follows them.
+///
+/// Saved as one JSON value: `false` for never, `true` for yes after the settings' delay, the
+/// delay in seconds for yes after it.
+public enum PhoneRingChoice: Equatable, Sendable, Codable {
+    /// Never, whatever the settings say.
+    case never
+    /// Yes, after `after` seconds unanswered (`nil`: the settings' delay), even with phones off.
+    case ring(after: TimeInterval?)
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let yes = try? container.decode(Bool.self) {
+            self = yes ? .ring(after: nil) : .never
+        } else {
+            self = .ring(after: try container.decode(Double.self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .never: try container.encode(false)
+        case .ring(nil): try container.encode(true)
+        case .ring(let after?): try container.encode(after)
+        }
     }
 }
 

@@ -86,7 +86,7 @@ package struct AlarmJSONReader {
         var countdownDuration: Double?, snoozeDuration: Double?, snoozes: Int?, secondaryButton: SecondaryButton?
         var sound: AlarmSound?, volume: Double?, crescendo: Double?, ringLimit: Double?, lateLimit: Double?
         var hooks: AlarmHooks?, state: AlarmState?, createdAt: Date?, appID: String?, metadata: String?
-        var appConfinement: AppConfinement?, appIntents: AppIntentButtons?
+        var appConfinement: AppConfinement?, appIntents: AppIntentButtons?, phone: PhoneRingChoice?
         try readObject { reader, key throws(Unreadable) in
             switch key {
             case "appConfinement": try reader.unset(appConfinement); appConfinement = try reader.readRawValue(AppConfinement.self)
@@ -100,6 +100,11 @@ package struct AlarmJSONReader {
             case "kind": try reader.unset(kind); kind = try reader.readRawValue(AlarmKind.self)
             case "lateLimit": try reader.unset(lateLimit); lateLimit = try reader.readDouble()
             case "metadata": try reader.unset(metadata); metadata = try reader.readString()
+            case "phone":
+                try reader.unset(phone)
+                phone = reader.peek() == UInt8(ascii: "t") || reader.peek() == UInt8(ascii: "f")
+                    ? (try reader.readBool() ? .ring(after: nil) : .never)
+                    : .ring(after: try reader.readDouble())
             case "ringLimit": try reader.unset(ringLimit); ringLimit = try reader.readDouble()
             case "schedule": try reader.unset(schedule); schedule = try reader.readSchedule()
             case "secondaryButton": try reader.unset(secondaryButton); secondaryButton = try reader.readButton()
@@ -117,7 +122,7 @@ package struct AlarmJSONReader {
         return Alarm(
             id: id, title: title, kind: kind, schedule: schedule, countdownDuration: countdownDuration,
             snoozeDuration: snoozeDuration, snoozes: snoozes, secondaryButton: secondaryButton, sound: sound, volume: volume,
-            crescendo: crescendo, ringLimit: ringLimit, lateLimit: lateLimit, hooks: hooks, state: state,
+            crescendo: crescendo, phone: phone, ringLimit: ringLimit, lateLimit: lateLimit, hooks: hooks, state: state,
             createdAt: createdAt, appID: appID, appConfinement: appConfinement, metadata: metadata, appIntents: appIntents
         )
     }

@@ -66,6 +66,15 @@ package struct AlarmJSONWriter {
         object.key("kind", &self); write(alarm.kind.rawValue)
         object.key("lateLimit", &self); try write(alarm.lateLimit, "lateLimit")
         if let metadata = alarm.metadata { object.key("metadata", &self); write(metadata) }
+        if let phone = alarm.phone {
+            // As PhoneRingChoice encodes itself: false, true, or the delay.
+            object.key("phone", &self)
+            switch phone {
+            case .never: writeRaw("false")
+            case .ring(nil): writeRaw("true")
+            case .ring(let after?): try write(after, "phone")
+            }
+        }
         object.key("ringLimit", &self); try write(alarm.ringLimit, "ringLimit")
         if let schedule = alarm.schedule { object.key("schedule", &self); try write(schedule) }
         if let button = alarm.secondaryButton {

@@ -73,7 +73,7 @@ public struct AgentPlanner: Sendable {
         switch event.kind {
         case .fired:
             effects.append(.ring(alarm.id, AlarmRing(of: alarm, now: now)))
-            if let due = phoneRings.phoneRingDate(forRingingSince: now) { phoneRingsDue[alarm.id] = due }
+            if let due = phoneRings.phoneRingDate(for: alarm.phone, ringingSince: now) { phoneRingsDue[alarm.id] = due }
         case .snoozed, .stopped, .cancelled, .secondary, .unacknowledged, .missed:
             effects.append(.silence(alarm.id))
             if phoneRingsDue.removeValue(forKey: alarm.id) != nil {
@@ -146,7 +146,7 @@ public struct AgentPlanner: Sendable {
                 effects.append(.ring(alarm.id, AlarmRing(of: alarm, now: now)))
                 // Rung again after a restart: the phones are rung if their time is still to come
                 // (after it, they were rung before the restart, or should not be rung twice).
-                if let due = phoneRings.phoneRingDate(forRingingSince: since), due > now { phoneRingsDue[alarm.id] = due }
+                if let due = phoneRings.phoneRingDate(for: alarm.phone, ringingSince: since), due > now { phoneRingsDue[alarm.id] = due }
             }
         }
         return effects
@@ -187,10 +187,13 @@ public struct AgentPlanner: Sendable {
     // MARK: Phones
 
     /// Follows the user's new phone settings: alarms that fire from now on follow them; phones
-    /// not yet rung for the alarms ringing now are not rung once the setting is off.
-    public mutating func adopt(phoneRings settings: PhoneRingSettings) {
+    /// not yet rung for the alarms ringing now are not rung once the setting is off, unless the
+    /// alarm asked for them itself (`--phone`, in `book`).
+    public mutating func adopt(phoneRings settings: PhoneRingSettings, book: AlarmBook? = nil) {
         phoneRings = settings
-        if !settings.isEnabled { phoneRingsDue = [:] }
+        if !settings.isEnabled {
+            phoneRingsDue = phoneRingsDue.filter { id, _ in if case .ring? = book?[id]?.phone { true } else { false } }
+        }
     }
 
     /// What the phones having been rung for `alarm` means: its `phone` hook, if it has one.

@@ -10,7 +10,7 @@ public enum AlarmWireFormat {
     public enum RequestKey: String, CaseIterable, Sendable {
         case kind, title, duration, snooze, buttonLabel = "button-label", sound, ringLimit = "ring-limit", hooks
         case at, time, weekdays, date, preAlert = "pre-alert", lateLimit = "late-limit", volume, crescendo, metadata
-        case id, appIntents = "app-intents", appExecutable = "app-executable"
+        case id, appIntents = "app-intents", appExecutable = "app-executable", phone, phoneAfter = "phone-after"
     }
 
     /// Keys of an alarm returned by `Get`/`List` and carried by signals.
@@ -20,6 +20,7 @@ public enum AlarmWireFormat {
         case remaining, alertingSince = "alerting-since"
         case at, time, weekdays, date, lateLimit = "late-limit", followsWallClock = "follows-wall-clock", volume, crescendo
         case appID = "app-id", metadata, appIntents = "app-intents", appExecutable = "app-executable"
+        case phone, phoneAfter = "phone-after"
     }
 
     /// Keys of the `GetStatus` reply.
@@ -35,6 +36,15 @@ public enum AlarmWireFormat {
     /// Keys of an application's dictionary in the `ListApplications` reply.
     public enum ApplicationKey: String, CaseIterable, Sendable {
         case appID = "app-id", authorization, confinement, alarms
+    }
+
+    /// `phone` (b) and `phone-after` (d) for an alarm's own phone choice; neither for none.
+    static func phoneValues(_ choice: PhoneRingChoice?) -> (phone: WireValue?, after: WireValue?) {
+        switch choice {
+        case nil: (nil, nil)
+        case .never?: (.bool(false), nil)
+        case .ring(let after)?: (.bool(true), after.map(WireValue.double))
+        }
     }
 
     // MARK: Applications
@@ -81,6 +91,7 @@ public enum AlarmWireFormat {
         dictionary[.id] = request.id.map { .string($0.hexText) }
         dictionary[.volume] = request.volume.map(WireValue.double)
         dictionary[.crescendo] = request.crescendo.map(WireValue.double)
+        (dictionary[.phone], dictionary[.phoneAfter]) = phoneValues(request.phone)
         dictionary[.metadata] = request.metadata.map(WireValue.string)
         dictionary[.title] = request.title.map(WireValue.string)
         dictionary[.snooze] = request.snoozeDuration.map(WireValue.double)
@@ -130,6 +141,7 @@ public enum AlarmWireFormat {
             sound: try fields.string(.sound).map { text throws(AlarmInputError) in try AlarmSound(parsing: text) } ?? .standard,
             volume: try fields.number(.volume),
             crescendo: try fields.seconds(.crescendo),
+            phone: try fields.phoneChoice(.phone, after: .phoneAfter),
             ringLimit: try fields.seconds(.ringLimit),
             lateLimit: try fields.seconds(.lateLimit),
             hooks: try fields.hooks(.hooks),
@@ -208,6 +220,9 @@ public enum AlarmWireFormat {
         put(.snooze, alarm.snoozeDuration.map(WireValue.double))
         put(.volume, alarm.volume.map(WireValue.double))
         put(.crescendo, alarm.crescendo.map(WireValue.double))
+        let (phone, phoneAfter) = phoneValues(alarm.phone)
+        put(.phone, phone)
+        put(.phoneAfter, phoneAfter)
         put(.appID, .string(alarm.owner))
         put(.metadata, alarm.metadata.map(WireValue.string))
         put(.buttonLabel, alarm.secondaryButton.map { .string($0.label) })
@@ -273,6 +288,7 @@ public enum AlarmWireFormat {
             sound: try AlarmSound(parsing: try fields.required(.sound, fields.string)),
             volume: try fields.number(.volume),
             crescendo: try fields.seconds(.crescendo),
+            phone: try fields.phoneChoice(.phone, after: .phoneAfter),
             ringLimit: try fields.required(.ringLimit, fields.seconds),
             lateLimit: try fields.seconds(.lateLimit) ?? AlarmRequest.defaultLateLimit,
             hooks: try fields.hooks(.hooks),
@@ -335,6 +351,18 @@ private struct KeyedFields<Key: RawRepresentable & CaseIterable> where Key.RawVa
 
     func instant(_ key: Key) throws(AlarmInputError) -> Date? {
         try seconds(key).map { Date(timeIntervalSince1970: $0) }
+    }
+
+    /// An alarm's own phone choice from `phone` (b) and `phone-after` (d): `phone-after` alone
+    /// means yes after that long; with `phone` false it is a contradiction.
+    func phoneChoice(_ phoneKey: Key, after afterKey: Key) throws(AlarmInputError) -> PhoneRingChoice? {
+        let phone = try bool(phoneKey), after = try seconds(afterKey)
+        switch (phone, after) {
+        case (nil, nil): return nil
+        case (false?, nil): return .never
+        case (false?, _?): throw AlarmInputError("“\(afterKey.rawValue)” says when to ring the phones, and “\(phoneKey.rawValue)” says never.")
+        case (_, let after): return .ring(after: after)
+        }
     }
 
     func bool(_ key: Key) throws(AlarmInputError) -> Bool? {
