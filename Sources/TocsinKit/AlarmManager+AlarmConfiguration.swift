@@ -24,6 +24,19 @@ extension AlarmManager {
         public var secondaryIntent: (any LiveActivityIntent)?
         /// What it plays while it rings.
         public var sound: AlertConfiguration.AlertSound
+        /// Whether it rings the user's paired phones (KDE Connect) when nobody answers it at the
+        /// desk — a Tocsin addition, like a paired watch on iOS; `nil`: as the user's `tocsin
+        /// phone` setting says.
+        public var phones: PhoneRings? = nil
+
+        /// An alarm's own answer to whether it rings the paired phones.
+        public enum PhoneRings: Sendable, Equatable {
+            /// Never, whatever the user's setting says.
+            case never
+            /// When it has rung `after` seconds unanswered (`nil`: the user's delay, 30 s by
+            /// default), even with the user's setting off.
+            case whenUnanswered(after: TimeInterval? = nil)
+        }
 
         /// A configuration from all its parts; at least one of `countdownDuration.preAlert` (a
         /// timer) and `schedule` (an alarm) is needed.

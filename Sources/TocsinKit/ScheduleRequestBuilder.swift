@@ -31,6 +31,12 @@ enum ScheduleRequestBuilder {
         }
         request.title = alert.title.key
         request.sound = try agentSound(configuration.sound)
+        request.phone = configuration.phones.map { phones in
+            switch phones {
+            case .never: .never
+            case .whenUnanswered(let after): .ring(after: after)
+            }
+        }
         var hooks = AlarmHooks()
         hooks[.stop] = command(of: configuration.stopIntent)
         switch (alert.secondaryButton, alert.secondaryButtonBehavior) {

@@ -41,6 +41,17 @@ extension TocsinKitTests {
             #expect(request.hooks.commands == [.stop: "notify-send stopped", .snooze: "notify-send snoozed"])
         }
 
+        @Test func thePhonesChoiceGoesIntoTheRequest() throws {
+            var configuration = AlarmManager.AlarmConfiguration.timer(duration: 60, attributes: TestConfigurations.attributes("Tea"))
+            #expect(try ScheduleRequestBuilder.request(for: configuration, id: id).phone == nil, "as the user's setting says")
+            configuration.phones = .never
+            #expect(try ScheduleRequestBuilder.request(for: configuration, id: id).phone == .never)
+            configuration.phones = .whenUnanswered()
+            #expect(try ScheduleRequestBuilder.request(for: configuration, id: id).phone == .ring(after: nil))
+            configuration.phones = .whenUnanswered(after: 45)
+            #expect(try ScheduleRequestBuilder.request(for: configuration, id: id).phone == .ring(after: 45))
+        }
+
         @Test func configurationsTheAgentWouldHaveToGuessAboutAreRefused() {
             let attributes = TestConfigurations.attributes("Odd")
             let refused: [(AlarmManager.AlarmConfiguration<Note>, String)] = [
