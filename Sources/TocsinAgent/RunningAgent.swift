@@ -218,13 +218,11 @@ final class RunningAgent {
         do {
             switch action {
             case .intent(let intent, let id):
-                try commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
+                try perform(intent, on: id)
             case .newTimer(let seconds):
                 try commit { book, now throws(AlarmError) in try book.schedule(AlarmRequest(duration: seconds), now: now) }
             case .stopAllRinging:
-                for alarm in book.alarms where alarm.state.name == .alerting {
-                    try commit { book, now throws(AlarmError) in try book.perform(.stop, on: alarm.id, now: now) }
-                }
+                for alarm in book.alarms where alarm.state.name == .alerting { try perform(.stop, on: alarm.id) }
             }
         } catch {
             log.warning("The tray's click did nothing: \(error.message)")
@@ -349,10 +347,15 @@ final class RunningAgent {
             return
         }
         do {
-            try commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
+            try perform(intent, on: id)
         } catch {
             log.warning("The “\(key)” button of \(id.uuidString.lowercased()) did nothing: \(error.message)")
         }
+    }
+
+    /// `intent` on alarm `id` as the user's own press (a notification's button, the tray's menu).
+    private func perform(_ intent: AlarmIntent, on id: UUID) throws(ServiceError) {
+        try commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
     }
 
     private func notificationDismissed(_ id: UUID) {
