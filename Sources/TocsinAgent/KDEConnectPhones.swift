@@ -4,8 +4,9 @@ import GLibSupport
 import TocsinCore
 
 /// Rings the user's paired phones through KDE Connect's daemon (`org.kde.kdeconnect` on the
-/// session bus, which GSConnect does not serve): every paired, reachable device is asked to ring
-/// (its find-my-phone plugin) and is sent a ping with the alarm's title.
+/// session bus): every paired, reachable device is asked to ring (its find-my-phone plugin) and
+/// is sent a ping with the alarm's title. GSConnect serves another API (an ObjectManager of
+/// devices whose GActions include `ring` and `ping`) and is not asked yet.
 ///
 /// Every call is asynchronous and never starts the daemon (NO_AUTO_START): the ring at the desk
 /// has started before the phones are asked, and a missing daemon, no device or one gone out of
