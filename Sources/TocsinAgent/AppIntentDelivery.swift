@@ -154,25 +154,13 @@ final class AppIntentDelivery {
         g_variant_new_array(Variant.type("{sv}"), nil, 0)
     }
 
-    private final class ReplyBox {
-        let completion: (String?) -> Void
-        init(_ completion: @escaping (String?) -> Void) { self.completion = completion }
-    }
-
     /// Calls `method` of `org.freedesktop.Application` without waiting; `completion` gets the
     /// error's message, or `nil`. The call may start the application (D-Bus activation).
     private func call(_ connection: OpaquePointer, _ destination: String, _ path: String, _ method: String,
                       _ arguments: OpaquePointer, completion: @escaping (String?) -> Void) {
-        g_dbus_connection_call(
-            connection, destination, path, "org.freedesktop.Application", method, arguments, nil,
-            G_DBUS_CALL_FLAGS_NONE, Self.callTimeoutMilliseconds, nil,
-            { source, result, userData in
-                let completion = Unmanaged<ReplyBox>.fromOpaque(userData!).takeRetainedValue().completion
-                var error: UnsafeMutablePointer<GError>?
-                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                if let reply { g_variant_unref(reply) }
-                completion(error.map { GLibError(consuming: $0).message })
-            },
-            Unmanaged.passRetained(ReplyBox(completion)).toOpaque())
+        AsyncBusCall.start(connection, destination: destination, path: path, interface: "org.freedesktop.Application", method: method,
+                           arguments: arguments, flags: G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds: Self.callTimeoutMilliseconds) { _, error in
+            completion(error?.message)
+        }
     }
 }

@@ -38,7 +38,7 @@ final class KDEConnectPhones: PhoneRinging {
                 problem("daemon", "No phone was rung for “\(alarm.title)”: KDE Connect does not answer (\(error ?? "no reply")).")
                 return
             }
-            let devices = Self.strings(in: reply)
+            let devices = Variant.strings(in: reply, at: 0)
             guard !devices.isEmpty else {
                 problem("devices", "No phone was rung for “\(alarm.title)”: KDE Connect knows no paired phone within reach.")
                 return
@@ -78,36 +78,13 @@ final class KDEConnectPhones: PhoneRinging {
         log.warning(message)
     }
 
-    /// The strings of a reply `(as)`.
-    private static func strings(in reply: OpaquePointer) -> [String] {
-        let array = Variant.child(reply, 0)
-        defer { g_variant_unref(array) }
-        return (0..<g_variant_n_children(array)).map { index in
-            let item = g_variant_get_child_value(array, index)!
-            defer { g_variant_unref(item) }
-            return String(cString: g_variant_get_string(item, nil))
-        }
-    }
-
-    private final class ReplyBox {
-        let completion: (OpaquePointer?, String?) -> Void
-        init(_ completion: @escaping (OpaquePointer?, String?) -> Void) { self.completion = completion }
-    }
-
     /// Calls `method` on KDE Connect's daemon without waiting; `completion` gets the reply (valid
     /// only during the call) or the error's message, on the main loop.
     private func call(_ connection: OpaquePointer, _ path: String, _ interface: String, _ method: String, _ arguments: OpaquePointer?,
                       completion: @escaping (OpaquePointer?, String?) -> Void) {
-        g_dbus_connection_call(
-            connection, Self.daemonName, path, interface, method, arguments, nil,
-            G_DBUS_CALL_FLAGS_NO_AUTO_START, Self.callTimeoutMilliseconds, nil,
-            { source, result, userData in
-                let completion = Unmanaged<ReplyBox>.fromOpaque(userData!).takeRetainedValue().completion
-                var error: UnsafeMutablePointer<GError>?
-                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                defer { if let reply { g_variant_unref(reply) } }
-                completion(reply, error.map { GLibError(consuming: $0).message })
-            },
-            Unmanaged.passRetained(ReplyBox(completion)).toOpaque())
+        AsyncBusCall.start(connection, destination: Self.daemonName, path: path, interface: interface, method: method, arguments: arguments,
+                           flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: Self.callTimeoutMilliseconds) { reply, error in
+            completion(reply, error?.message)
+        }
     }
 }

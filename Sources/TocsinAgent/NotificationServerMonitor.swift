@@ -264,22 +264,7 @@ final class NotificationServerMonitor {
             if let arguments { g_variant_unref(g_variant_ref_sink(arguments)) }
             return completion(nil)
         }
-        g_dbus_connection_call(
-            connection, destination, path, interface, method, arguments, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 1000, nil,
-            { source, result, userData in
-                let completion = Unmanaged<ReplyBox>.fromOpaque(userData!).takeRetainedValue().completion
-                var error: UnsafeMutablePointer<GError>?
-                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                if let error { g_error_free(error) }
-                completion(reply)
-                if let reply { g_variant_unref(reply) }
-            },
-            Unmanaged.passRetained(ReplyBox(completion)).toOpaque())
-    }
-
-    /// Carries a call's completion through GDBus's `gpointer`.
-    private final class ReplyBox {
-        let completion: (OpaquePointer?) -> Void
-        init(_ completion: @escaping (OpaquePointer?) -> Void) { self.completion = completion }
+        AsyncBusCall.start(connection, destination: destination, path: path, interface: interface, method: method, arguments: arguments,
+                           flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 1000) { reply, _ in completion(reply) }
     }
 }
