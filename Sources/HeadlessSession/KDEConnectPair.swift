@@ -110,21 +110,23 @@ public final class KDEConnectPair {
         phoneID = found.phone
         deskID = found.desk
 
-        // The desk asks, the phone accepts.
-        _ = try Self.call(launcher: launcher, environment: desk, path: "\(Self.daemonPath)/devices/\(phoneID)", method: "org.kde.kdeconnect.device.requestPair")
-        let asked = Polling.until(timeout: .seconds(10), interval: .milliseconds(100)) {
-            ((try? Self.call(launcher: launcher, environment: phone, path: "\(Self.daemonPath)/devices/\(found.desk)",
-                             method: "org.kde.kdeconnect.device.hasPairingRequests")) ?? "").contains("true")
+        // The desk asks, the phone accepts. A peer can be listed a moment before its object
+        // exists (or after it went, when a broadcast crossed; the call then fails with
+        // UnknownObject): the request is sent again until it is taken.
+        func answers(_ environment: [String: String], _ device: String, _ method: String) -> Bool {
+            ((try? Self.call(launcher: launcher, environment: environment, path: "\(Self.daemonPath)/devices/\(device)",
+                             method: "org.kde.kdeconnect.device.\(method)")) ?? "").contains("true")
+        }
+        let asked = Polling.until(timeout: .seconds(10), interval: .milliseconds(200)) {
+            (try? Self.call(launcher: launcher, environment: desk, path: "\(Self.daemonPath)/devices/\(found.phone)",
+                            method: "org.kde.kdeconnect.device.requestPair")) != nil
+                && Polling.until(timeout: .seconds(2), interval: .milliseconds(100)) { answers(phone, found.desk, "hasPairingRequests") }
         }
         guard asked else {
             throw HeadlessSessionError.componentFailed(component: "kdeconnectd", reason: "the phone never saw the desk's pairing request", stderrTail: phoneDaemon.standardErrorTail())
         }
         _ = try Self.call(launcher: launcher, environment: phone, path: "\(Self.daemonPath)/devices/\(deskID)", method: "org.kde.kdeconnect.device.acceptPairing")
-        let trusted = Polling.until(timeout: .seconds(10), interval: .milliseconds(100)) {
-            ((try? Self.call(launcher: launcher, environment: desk, path: "\(Self.daemonPath)/devices/\(found.phone)",
-                             method: "org.kde.kdeconnect.device.isTrusted")) ?? "").contains("true")
-        }
-        guard trusted else {
+        guard Polling.until(timeout: .seconds(10), interval: .milliseconds(100), { answers(desk, found.phone, "isTrusted") }) else {
             throw HeadlessSessionError.componentFailed(component: "kdeconnectd", reason: "the pairing was not completed within 10 s", stderrTail: deskDaemon.standardErrorTail())
         }
     }
