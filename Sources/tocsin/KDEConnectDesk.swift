@@ -21,26 +21,22 @@ struct KDEConnectDesk {
 
     /// The ids of the paired devices, reachable or not.
     func pairedDevices() throws(CommandError) -> [String] {
-        var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(
-            connection, Self.daemonName, "/modules/kdeconnect", "org.kde.kdeconnect.daemon", "devices",
-            Variant.tuple([g_variant_new_boolean(0), g_variant_new_boolean(1)]), nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error) else {
-            throw .unavailable("KDE Connect does not answer (\(error.map { GLibError(consuming: $0).message } ?? "no reply")); is kdeconnectd running?")
+        do throws(GLibError) {
+            return try devices(onlyReachable: false, flags: G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds: 5000)
+        } catch {
+            throw .unavailable("KDE Connect does not answer (\(error.message)); is kdeconnectd running?")
         }
-        defer { g_variant_unref(reply) }
-        return Variant.strings(in: reply, at: 0)
     }
 
     /// The names of the paired devices within reach (their ids where a name cannot be read).
     func reachablePairedDeviceNames() throws(CommandError) -> [String] {
-        var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(
-            connection, Self.daemonName, "/modules/kdeconnect", "org.kde.kdeconnect.daemon", "devices",
-            Variant.tuple([g_variant_new_boolean(1), g_variant_new_boolean(1)]), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 3000, nil, &error) else {
-            throw .unavailable(error.map { GLibError(consuming: $0).message } ?? "no reply")
+        let devices: [String]
+        do throws(GLibError) {
+            devices = try self.devices(onlyReachable: true, flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 3000)
+        } catch {
+            throw .unavailable(error.message)
         }
-        defer { g_variant_unref(reply) }
-        return Variant.strings(in: reply, at: 0).map { device in
+        return devices.map { device in
             guard let named = g_dbus_connection_call_sync(
                 connection, Self.daemonName, "/modules/kdeconnect/devices/\(device)", "org.freedesktop.DBus.Properties", "Get",
                 Variant.tuple([g_variant_new_string("org.kde.kdeconnect.device"), g_variant_new_string("name")]), nil,
@@ -53,11 +49,21 @@ struct KDEConnectDesk {
         }
     }
 
+    /// The daemon's `devices(onlyReachable, onlyPaired: true)`.
+    private func devices(onlyReachable: Bool, flags: GDBusCallFlags, timeoutMilliseconds: Int32) throws(GLibError) -> [String] {
+        // GDBus gives a reply or sets the error, never neither.
+        guard let reply = try GLibError.check({ error in
+            g_dbus_connection_call_sync(connection, Self.daemonName, "/modules/kdeconnect", "org.kde.kdeconnect.daemon", "devices",
+                                        Variant.tuple([g_variant_new_boolean(onlyReachable ? 1 : 0), g_variant_new_boolean(1)]), nil,
+                                        flags, timeoutMilliseconds, nil, error)
+        }) else { return [] }
+        defer { g_variant_unref(reply) }
+        return Variant.strings(in: reply, at: 0)
+    }
+
     /// Where `device`'s run commands are kept: `$XDG_CONFIG_HOME/kdeconnect/DEVICE/kdeconnect_runcommand/config`.
     static func runCommandFile(of device: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
-        return configHome.appendingPathComponent("kdeconnect/\(device)/kdeconnect_runcommand/config")
+        XDGBaseDirectory.configHome(environment: environment).appendingPathComponent("kdeconnect/\(device)/kdeconnect_runcommand/config")
     }
 
     /// Tells the daemon that `device`'s run commands changed; it sends the new list to the phone.

@@ -36,7 +36,7 @@ enum PhoneCommand: Command {
             var delay = PhoneRingSettings.defaultDelay
             if let text = parsed.values["--after"] {
                 guard action == "enable" else { throw .usage("--after goes with enable.", command: name) }
-                do { delay = try DurationParser.parse(text) } catch { throw .usage(error.message, command: name) }
+                delay = try RingOptions.duration(text, what: "--after", command: name)
             }
             // A file that cannot be read is the user's: said, never written over.
             let current: PhoneRingSettings

@@ -79,14 +79,7 @@ public struct PhoneSettingsStore: Sendable {
 
     /// `$XDG_CONFIG_HOME/tocsin`, or `~/.config/tocsin`.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let configHome: URL
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            configHome = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
-            configHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
-        }
-        return configHome.appendingPathComponent("tocsin", isDirectory: true)
+        XDGBaseDirectory.configHome(environment: environment).appendingPathComponent("tocsin", isDirectory: true)
     }
 
     /// The saved settings; `.off` when there is no file. Throws, saying why, when the file exists

@@ -47,14 +47,7 @@ public final class AlarmStore: @unchecked Sendable {
 
     /// `$XDG_STATE_HOME/tocsin`, or `~/.local/state/tocsin` when it is unset, as the XDG spec says.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let stateHome: URL
-        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-            stateHome = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
-            stateHome = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/state", isDirectory: true)
-        }
-        return stateHome.appendingPathComponent("tocsin", isDirectory: true)
+        XDGBaseDirectory.stateHome(environment: environment).appendingPathComponent("tocsin", isDirectory: true)
     }
 
     /// Reads the saved alarms. Call once, before the first `save`; `now` dates a file that has to

@@ -1,0 +1,25 @@
+import FoundationEssentials
+
+/// The XDG base directories (`XDG_STATE_HOME`, `XDG_CONFIG_HOME`…), as the XDG Base Directory
+/// specification says: the variable when it is an absolute path, else its default under HOME.
+public enum XDGBaseDirectory {
+    /// `$XDG_STATE_HOME`, or `~/.local/state`.
+    public static func stateHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        home("XDG_STATE_HOME", defaultUnderHome: ".local/state", environment: environment)
+    }
+
+    /// `$XDG_CONFIG_HOME`, or `~/.config`.
+    public static func configHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        home("XDG_CONFIG_HOME", defaultUnderHome: ".config", environment: environment)
+    }
+
+    /// `variable` when it holds an absolute path (a relative one is invalid and ignored), else
+    /// `defaultUnderHome` under `$HOME`.
+    private static func home(_ variable: String, defaultUnderHome: String, environment: [String: String]) -> URL {
+        if let path = environment[variable], path.hasPrefix("/") {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+        return URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(defaultUnderHome, isDirectory: true)
+    }
+}
