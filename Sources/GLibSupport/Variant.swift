@@ -146,6 +146,20 @@ public enum Variant {
         }
     }
 
+    /// The objects in an ObjectManager's `GetManagedObjects` reply, `(a{oa{sa{sv}}})`: object
+    /// path → interface → properties.
+    public static func managedObjects(in reply: OpaquePointer) -> [String: [String: [String: WireValue]]] {
+        let objects = child(reply, 0)
+        defer { g_variant_unref(objects) }
+        var result: [String: [String: [String: WireValue]]] = [:]
+        forEachEntry(of: objects) { path, interfaces in
+            var properties: [String: [String: WireValue]] = [:]
+            forEachEntry(of: interfaces) { interface, values in properties[interface] = dictionary(values) }
+            result[path] = properties
+        }
+        return result
+    }
+
     /// Child `index` of a tuple, as a new reference the caller must `g_variant_unref`.
     public static func child(_ variant: OpaquePointer, _ index: Int) -> OpaquePointer {
         g_variant_get_child_value(variant, gsize(index))!

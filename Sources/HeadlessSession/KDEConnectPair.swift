@@ -7,16 +7,28 @@ import Foundation
 /// laptop and a phone on one Wi-Fi do. They are paired over their D-Bus APIs, as the desk's
 /// "Pair" and the phone's "Accept" buttons do.
 ///
-/// Needs root (network namespaces) and KDE Connect 22.12 (`kdeconnectd`); the phone side plays
-/// its find-my-phone ring on the session's PulseAudio.
+/// The desk can be GSConnect (GNOME's KDE Connect, version 54 here) instead: its daemon then runs
+/// in the desk's namespace on the session's bus, display and settings, and pairs through its
+/// device's `pair` action.
+///
+/// Needs root (network namespaces) and KDE Connect 22.12 (`kdeconnectd`; GSConnect for its
+/// desk); the phone side plays its find-my-phone ring on the session's PulseAudio.
 public final class KDEConnectPair {
-    /// The phone's device id, as the desk knows it (`/modules/kdeconnect/devices/ID` on the session's bus).
+    /// Which program the desk runs.
+    public enum Desk: Sendable {
+        case kdeConnect
+        case gsConnect
+    }
+
+    /// The phone's device id, as the desk knows it (`/modules/kdeconnect/devices/ID` on the
+    /// session's bus, or GSConnect's device of that `Id`).
     public let phoneID: String
     /// The desk's device id, as the phone knows it.
     public let deskID: String
     /// The phone's own bus.
     public let phoneBusAddress: String
-    /// The desk's KDE Connect configuration directory, in the session's XDG_CONFIG_HOME (run commands live under it).
+    /// The desk's KDE Connect configuration directory, in the session's XDG_CONFIG_HOME (run
+    /// commands live under it; unused by GSConnect, which keeps them in its settings).
     public let deskConfig: URL
     /// The phone's and the desk's daemons.
     public let phoneDaemon: SessionProcess, deskDaemon: SessionProcess
@@ -29,7 +41,7 @@ public final class KDEConnectPair {
     static let daemonName = "org.kde.kdeconnect"
     static let daemonPath = "/modules/kdeconnect"
 
-    init(launcher: ChildLauncher, environment: [String: String]) throws {
+    init(desk deskKind: Desk, launcher: ChildLauncher, environment: [String: String]) throws {
         self.launcher = launcher
         sessionEnvironment = environment
         let layout = launcher.layout
@@ -90,16 +102,34 @@ public final class KDEConnectPair {
             arguments: ["--address", phoneBus.address, "interface='org.freedesktop.Notifications'"], environment: environment)
 
         let daemon = try Self.daemonExecutable()
-        deskDaemon = try launcher.launch(name: "kdeconnectd-desk", executable: ip, arguments: ["netns", "exec", deskSpace, daemon], environment: desk)
+        switch deskKind {
+        case .kdeConnect:
+            deskDaemon = try launcher.launch(name: "kdeconnectd-desk", executable: ip, arguments: ["netns", "exec", deskSpace, daemon], environment: desk)
+        case .gsConnect:
+            _ = try? launcher.runChecked("gsettings", ["set", "org.gnome.Shell.Extensions.GSConnect", "name", "Desk"], environment: environment)
+            deskDaemon = try launcher.launch(name: "gsconnect-desk", executable: ip,
+                                             arguments: ["netns", "exec", deskSpace, try ExecutableLocator.find("gjs", environment: environment).path,
+                                                         try Self.gsConnectDaemon()], environment: desk)
+        }
         phoneDaemon = try launcher.launch(name: "kdeconnectd-phone", executable: ip, arguments: ["netns", "exec", phoneSpace, daemon], environment: phone)
-        try NotificationServer.waitForName(Self.daemonName, ownedBy: deskDaemon, component: "kdeconnectd (desk)", launcher: launcher, environment: desk)
+        let deskName = deskKind == .kdeConnect ? Self.daemonName : Self.gsConnectName
+        try NotificationServer.waitForName(deskName, ownedBy: deskDaemon, component: "\(deskKind) (desk)", launcher: launcher, environment: desk)
         try NotificationServer.waitForName(Self.daemonName, ownedBy: phoneDaemon, component: "kdeconnectd (phone)", launcher: launcher, environment: phone)
 
-        // Each finds the other by its broadcast within about a second.
+        // Each finds the other by its broadcast within about a second. GSConnect broadcasts
+        // only when the network changes or it is asked to (its Refresh), so it is asked, once
+        // every 2 s until the two know each other.
         var found: (phone: String, desk: String)?
+        var polls = 0
         _ = Polling.until(timeout: .seconds(20), interval: .milliseconds(200)) {
-            guard let phoneID = Self.devices(launcher: launcher, environment: desk).first,
-                  let deskID = Self.devices(launcher: launcher, environment: phone).first else { return false }
+            if deskKind == .gsConnect, polls % 10 == 0 {
+                _ = try? launcher.runChecked("gdbus", ["call", "--session", "--dest", Self.gsConnectName, "--object-path", Self.gsConnectPath,
+                                                       "--method", "org.gtk.Actions.Activate", "refresh", "[]", "{}"], environment: desk)
+            }
+            polls += 1
+            let phoneID = deskKind == .kdeConnect ? Self.devices(launcher: launcher, environment: desk).first
+                                                  : Self.gsConnectDevices(launcher: launcher, environment: desk).first?.id
+            guard let phoneID, let deskID = Self.devices(launcher: launcher, environment: phone).first else { return false }
             found = (phoneID, deskID)
             return true
         }
@@ -109,6 +139,10 @@ public final class KDEConnectPair {
         }
         phoneID = found.phone
         deskID = found.desk
+        if deskKind == .gsConnect {
+            try Self.pairWithGSConnect(phone: found, launcher: launcher, desk: desk, phone: phone, deskDaemon: deskDaemon, phoneDaemon: phoneDaemon)
+            return
+        }
 
         // The desk asks, the phone accepts. A peer can be listed a moment before its object
         // exists (or after it went, when a broadcast crossed; the call then fails with
@@ -144,6 +178,20 @@ public final class KDEConnectPair {
         return inputs.contains("application.process.id = \"\(phoneDaemon.pid)\"")
     }
 
+    /// The run commands the desk offers the phone, as the phone's KDE Connect app lists them:
+    /// the JSON of its remotecommands plugin's `commands` (an `ay`, which gdbus prints byte by byte).
+    public func commandsOfferedToPhone() -> String {
+        let printed = (try? callOnPhone(path: "\(Self.daemonPath)/devices/\(deskID)/remotecommands", method: "org.freedesktop.DBus.Properties.Get",
+                                        "org.kde.kdeconnect.device.remotecommands", "commands")) ?? ""
+        let bytes = printed.matches(of: /0x([0-9a-f]{2})/).compactMap { UInt8($0.1, radix: 16) }
+        return bytes.isEmpty ? printed : String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Runs the desk's command `id` from the phone, as a tap in its KDE Connect app does.
+    public func triggerCommandFromPhone(_ id: String) throws {
+        try callOnPhone(path: "\(Self.daemonPath)/devices/\(deskID)/remotecommands", method: "org.kde.kdeconnect.device.remotecommands.triggerCommand", id)
+    }
+
     /// Calls `method` (interface.member) on the phone's daemon at `path` with gdbus-style
     /// `arguments`; returns gdbus's output.
     @discardableResult
@@ -170,8 +218,59 @@ public final class KDEConnectPair {
             try ip("-n", side.space, "address", "add", "\(side.address)/24", "broadcast", "10.99.0.255", "dev", side.link)
             try ip("-n", side.space, "link", "set", "lo", "up")
             try ip("-n", side.space, "link", "set", side.link, "up")
-            // kdeconnectd broadcasts to 255.255.255.255, unreachable without a default route.
+            // Both broadcast to 255.255.255.255, unreachable without a route; GSConnect
+            // broadcasts only while GLib's network monitor sees a default route.
             try ip("-n", side.space, "route", "add", "255.255.255.255/32", "dev", side.link)
+            try ip("-n", side.space, "route", "add", "default", "dev", side.link)
+        }
+    }
+
+    static let gsConnectName = "org.gnome.Shell.Extensions.GSConnect"
+    static let gsConnectPath = "/org/gnome/Shell/Extensions/GSConnect"
+
+    /// GSConnect's daemon, as its Debian package installs it.
+    private static func gsConnectDaemon() throws -> String {
+        let path = "/usr/share/gnome-shell/extensions/gsconnect@andyholmes.github.io/service/daemon.js"
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw HeadlessSessionError.componentFailed(component: "GSConnect", reason: "not installed (apt-get install gnome-shell-extension-gsconnect)", stderrTail: "")
+        }
+        return path
+    }
+
+    /// The devices GSConnect knows: each one's id and object path, from its ObjectManager.
+    private static func gsConnectDevices(launcher: ChildLauncher, environment: [String: String]) -> [(id: String, path: String)] {
+        guard let output = try? launcher.runChecked("gdbus", ["call", "--session", "--dest", gsConnectName, "--object-path", gsConnectPath,
+                                                             "--method", "org.freedesktop.DBus.ObjectManager.GetManagedObjects"], environment: environment)
+        else { return [] }
+        return output.matches(of: /objectpath '([^']+\/Device\/[^']+)': \{[^}]*'Id': <'([^']+)'>/).map { (String($0.2), String($0.1)) }
+    }
+
+    /// The desk (GSConnect) asks through its device's `pair` action, the phone accepts, and the
+    /// device's `Paired` turns true.
+    private static func pairWithGSConnect(phone ids: (phone: String, desk: String), launcher: ChildLauncher, desk: [String: String],
+                                          phone: [String: String], deskDaemon: SessionProcess, phoneDaemon: SessionProcess) throws {
+        guard let device = gsConnectDevices(launcher: launcher, environment: desk).first(where: { $0.id == ids.phone }) else {
+            throw HeadlessSessionError.componentFailed(component: "GSConnect", reason: "the phone's device went", stderrTail: deskDaemon.standardErrorTail())
+        }
+        func hasRequest() -> Bool {
+            ((try? call(launcher: launcher, environment: phone, path: "\(daemonPath)/devices/\(ids.desk)",
+                        method: "org.kde.kdeconnect.device.hasPairingRequests")) ?? "").contains("true")
+        }
+        let asked = Polling.until(timeout: .seconds(10), interval: .milliseconds(200)) {
+            (try? launcher.runChecked("gdbus", ["call", "--session", "--dest", gsConnectName, "--object-path", device.path,
+                                                "--method", "org.gtk.Actions.Activate", "pair", "[]", "{}"], environment: desk)) != nil
+                && Polling.until(timeout: .seconds(2), interval: .milliseconds(100), hasRequest)
+        }
+        guard asked else {
+            throw HeadlessSessionError.componentFailed(component: "kdeconnectd", reason: "the phone never saw GSConnect's pairing request", stderrTail: phoneDaemon.standardErrorTail())
+        }
+        _ = try call(launcher: launcher, environment: phone, path: "\(daemonPath)/devices/\(ids.desk)", method: "org.kde.kdeconnect.device.acceptPairing")
+        let paired = Polling.until(timeout: .seconds(10), interval: .milliseconds(100)) {
+            ((try? launcher.runChecked("busctl", ["--user", "get-property", gsConnectName, device.path, "\(gsConnectName).Device", "Paired"],
+                                       environment: desk)) ?? "").contains("true")
+        }
+        guard paired else {
+            throw HeadlessSessionError.componentFailed(component: "GSConnect", reason: "the pairing was not completed within 10 s", stderrTail: deskDaemon.standardErrorTail())
         }
     }
 
@@ -198,10 +297,10 @@ public final class KDEConnectPair {
 }
 
 extension HeadlessSession {
-    /// Starts two KDE Connect daemons paired with each other: the desk's on this session's bus,
-    /// and the phone's (see `KDEConnectPair`). Their namespaces go when the session stops.
-    public func startKDEConnectPair() throws -> KDEConnectPair {
+    /// Starts two KDE Connect daemons paired with each other: the desk's (KDE Connect's, or
+    /// GSConnect) on this session's bus, and the phone's (see `KDEConnectPair`). Their namespaces go when the session stops.
+    public func startKDEConnectPair(desk: KDEConnectPair.Desk = .kdeConnect) throws -> KDEConnectPair {
         try ensureRunning()
-        return try KDEConnectPair(launcher: launcher, environment: environment)
+        return try KDEConnectPair(desk: desk, launcher: launcher, environment: environment)
     }
 }

@@ -117,7 +117,7 @@ public final class Agent {
                 clock: SystemClock(), notifications: NotificationPresenter(appName: "Tocsin", log: log), sounds: ringer,
                 hooks: HookRunner(log: log, timeLimit: configuration.hookTimeLimit),
                 appIntents: appIntents, signals: AudienceSignals(audience: audience), tray: configuration.showsTrayItem ? tray : nil,
-                phones: KDEConnectPhones(log: log, connection: { [unowned self] in service.connection }),
+                phones: PairedPhones(log: log, connection: { [unowned self] in service.connection }),
                 deadline: deadlineTimer, wake: wakeTimer, wakeAvailability: wakeTimer.availability,
                 server: NotificationServerMonitor(log: log), callers: callers))
         self.running = running

@@ -89,7 +89,7 @@ protocol TrayShowing: AnyObject {
     func show(_ content: TrayContent?)
 }
 
-/// Rings the user's paired phones (`KDEConnectPhones`); never waits for them.
+/// Rings the user's paired phones (`PairedPhones`); never waits for them.
 protocol PhoneRinging: AnyObject {
     /// Called once for each `ring(for:)` that reached at least one phone.
     var onRung: (Alarm) -> Void { get set }

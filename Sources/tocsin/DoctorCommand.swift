@@ -167,19 +167,19 @@ enum DoctorCommand: Command {
         return findings
     }
 
-    /// Whether an unanswered alarm will ring a phone: the settings, and KDE Connect's paired
-    /// phones within reach (asked only while phones are on).
+    /// Whether an unanswered alarm will ring a phone: the settings, and the paired phones within
+    /// reach of KDE Connect and GSConnect (asked only while phones are on).
     private static func phoneFinding() -> Finding {
         let settings = Result { () throws(StoreError) -> PhoneRingSettings in try PhoneSettingsStore().load() }
-        var devices: Result<[String], StoreError>?
+        var reach: PhoneReach.Outcome?
         if case .success(let read) = settings, read.isEnabled {
-            do throws(CommandError) {
-                devices = .success(try KDEConnectDesk().reachablePairedDeviceNames())
-            } catch {
-                devices = .failure(StoreError(error.message))
+            func answer(_ ask: () throws(CommandError) -> PhoneReach.Answer) -> PhoneReach.Answer {
+                do throws(CommandError) { return try ask() } catch { return .noAnswer(error.message) }
             }
+            reach = PhoneReach.outcome([.kdeConnect: answer { () throws(CommandError) in try KDEConnectDesk().reachablePhones() },
+                                        .gsConnect: answer { () throws(CommandError) in try GSConnectDesk().reachablePhones() }])
         }
-        let report = PhoneReadiness.report(settings: settings, devices: devices)
+        let report = PhoneReadiness.report(settings: settings, reach: reach)
         return Finding(check: "phones", level: report.isWarning ? .warning : .ok, message: report.message, fix: report.fix)
     }
 

@@ -19,34 +19,38 @@ struct KDEConnectDesk {
         self.connection = connection
     }
 
-    /// The ids of the paired devices, reachable or not.
+    /// The ids of the paired devices, reachable or not. Never starts the daemon: on GNOME,
+    /// GSConnect may be the one that holds KDE Connect's port.
     func pairedDevices() throws(CommandError) -> [String] {
         do throws(GLibError) {
-            return try devices(onlyReachable: false, flags: G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds: 5000)
+            return try devices(onlyReachable: false, flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 5000)
         } catch {
-            throw .unavailable("KDE Connect does not answer (\(error.message)); is kdeconnectd running?")
+            throw .unavailable(error.message)
         }
     }
 
-    /// The names of the paired devices within reach (their ids where a name cannot be read).
-    func reachablePairedDeviceNames() throws(CommandError) -> [String] {
+    /// The paired devices within reach, with their names (their ids where a name cannot be
+    /// read), or why the daemon did not answer. Never starts it.
+    func reachablePhones() -> PhoneReach.Answer {
         let devices: [String]
         do throws(GLibError) {
             devices = try self.devices(onlyReachable: true, flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 3000)
         } catch {
-            throw .unavailable(error.message)
+            return .noAnswer(error.message)
         }
-        return devices.map { device in
+        return .phones(devices.map { device in
+            let path = "/modules/kdeconnect/devices/\(device)"
+            let phone = { (name: String) in PhoneReach.Phone(service: .kdeConnect, id: device, name: name, objectPath: path) }
             guard let named = g_dbus_connection_call_sync(
-                connection, Self.daemonName, "/modules/kdeconnect/devices/\(device)", "org.freedesktop.DBus.Properties", "Get",
+                connection, Self.daemonName, path, "org.freedesktop.DBus.Properties", "Get",
                 Variant.tuple([g_variant_new_string("org.kde.kdeconnect.device"), g_variant_new_string("name")]), nil,
-                G_DBUS_CALL_FLAGS_NO_AUTO_START, 3000, nil, nil) else { return device }
+                G_DBUS_CALL_FLAGS_NO_AUTO_START, 3000, nil, nil) else { return phone(device) }
             defer { g_variant_unref(named) }
             let boxed = Variant.child(named, 0)
             defer { g_variant_unref(boxed) }
-            if case .string(let name) = Variant.wireValue(boxed), !name.isEmpty { return name }
-            return device
-        }
+            if case .string(let name) = Variant.wireValue(boxed), !name.isEmpty { return phone(name) }
+            return phone(device)
+        })
     }
 
     /// The daemon's `devices(onlyReachable, onlyPaired: true)`.

@@ -2,7 +2,7 @@ import Foundation
 import TocsinCore
 
 /// `tocsin phone enable [--after DURATION]|disable|status|setup [--remove]`: whether ringing
-/// alarms also ring the paired phones (KDE Connect), and how long they ring at the desk first —
+/// alarms also ring the paired phones (KDE Connect, GSConnect), and how long they ring at the desk first —
 /// a file the agent follows (`PhoneSettingsStore`), so this works whether or not the agent
 /// runs — and the phone's "Stop alarm" and "Snooze alarm" commands.
 enum PhoneCommand: Command {
@@ -16,13 +16,13 @@ enum PhoneCommand: Command {
 
         With phones enabled, an alarm or timer that has rung DURATION (default 30s) at the
         desk without being stopped or snoozed also rings every phone paired with KDE Connect
-        that is within reach (its find-my-phone ring) and sends it a ping with the alarm's
+        (or GSConnect, GNOME's KDE Connect) that is within reach (its find-my-phone ring) and sends it a ping with the alarm's
         title. Stopping or snoozing the alarm before then means no phone is rung. Off until
         enabled. A phone that cannot be reached never delays the ring at the desk.
 
         setup adds "Stop alarm" and "Snooze alarm" (tocsin stop, tocsin snooze) to the run
-        commands KDE Connect offers each paired phone, so the phone's KDE Connect app can
-        answer a ringing alarm; --remove takes them away again. Other run commands are kept.
+        commands KDE Connect or GSConnect offers each paired phone, so the phone's KDE Connect
+        app can answer a ringing alarm; --remove takes them away again. Other run commands are kept.
         """
 
     static func run(_ arguments: [String]) throws(CommandError) {
@@ -55,15 +55,54 @@ enum PhoneCommand: Command {
         }
     }
 
-    /// Adds Tocsin's run commands to every paired phone's, or removes them, keeping the others;
-    /// a file it cannot read is left as it is, and said.
+    /// Adds Tocsin's run commands to every paired phone's, or removes them, keeping the others,
+    /// in each phone service that answers (KDE Connect, GSConnect); run commands it cannot read
+    /// are left as they are, and said.
     static func setUpRunCommands(removing: Bool) throws(CommandError) {
-        let desk = try KDEConnectDesk()
-        let devices = try desk.pairedDevices()
-        guard !devices.isEmpty else { throw .refused("KDE Connect has no paired phone; pair one in KDE Connect first.") }
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "tocsin"
         let ours = KDEConnectRunCommands.tocsinCommands(executable: executable)
-        var failures: [String] = []
+        let outcomes = [(PhoneReach.Service.kdeConnect, setUpKDEConnect(ours, removing: removing)),
+                        (PhoneReach.Service.gsConnect, setUpGSConnect(ours, removing: removing))]
+        var failures: [String] = [], answered: [PhoneReach.Service] = [], silent: [String] = [], devices = 0
+        for (service, outcome) in outcomes {
+            switch outcome {
+            case .noAnswer(let why):
+                silent.append("\(service.rawValue): \(why)")
+            case .devices(let done, let failed):
+                answered.append(service)
+                devices += done.count + failed.count
+                for device in done {
+                    Output.line(removing ? "\(device): Stop alarm and Snooze alarm removed." : "\(device): Stop alarm and Snooze alarm added.")
+                }
+                failures += failed
+            }
+        }
+        guard !answered.isEmpty else {
+            throw .unavailable("Neither KDE Connect nor GSConnect answers (\(silent.joined(separator: "; "))); start one of them and pair your phone.")
+        }
+        guard devices > 0 else {
+            throw .refused("\(answered.map(\.rawValue).joined(separator: " and ")) has no paired phone; pair one first.")
+        }
+        if !failures.isEmpty { throw .refused(failures.joined(separator: "\n")) }
+    }
+
+    /// What setting up one service came to: it did not answer, or the devices whose run
+    /// commands were changed and what could not be changed.
+    private enum ServiceSetup {
+        case noAnswer(String)
+        case devices(done: [String], failed: [String])
+    }
+
+    /// KDE Connect keeps each device's run commands in a file, and is told when one changed.
+    private static func setUpKDEConnect(_ ours: [String: KDEConnectRunCommands.Command], removing: Bool) -> ServiceSetup {
+        let desk: KDEConnectDesk, devices: [String]
+        do throws(CommandError) {
+            desk = try KDEConnectDesk()
+            devices = try desk.pairedDevices()
+        } catch {
+            return .noAnswer(error.message)
+        }
+        var done: [String] = [], failed: [String] = []
         for device in devices {
             let file = KDEConnectDesk.runCommandFile(of: device)
             do {
@@ -77,20 +116,42 @@ enum PhoneCommand: Command {
                 try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 try AtomicFile.write(Data(KDEConnectRunCommands.configuration(text, settingCommands: commands).utf8), to: file)
                 desk.announceRunCommandsChanged(of: device)
-                Output.line(removing ? "\(device): Stop alarm and Snooze alarm removed." : "\(device): Stop alarm and Snooze alarm added.")
+                done.append(device)
             } catch let error as StoreError {
-                failures.append("\(file.path): \(error.message); left as it is")
+                failed.append("\(file.path): \(error.message); left as it is")
             } catch {
-                failures.append("\(file.path): \(error)")
+                failed.append("\(file.path): \(error)")
             }
         }
-        if !failures.isEmpty { throw .refused(failures.joined(separator: "\n")) }
+        return .devices(done: done, failed: failed)
+    }
+
+    /// GSConnect keeps them in each device's GSettings, and follows those itself.
+    private static func setUpGSConnect(_ ours: [String: KDEConnectRunCommands.Command], removing: Bool) -> ServiceSetup {
+        let desk: GSConnectDesk, devices: [GSConnectService.Device]
+        do throws(CommandError) {
+            desk = try GSConnectDesk()
+            devices = try desk.pairedDevices()
+        } catch {
+            return .noAnswer(error.message)
+        }
+        var done: [String] = [], failed: [String] = []
+        for device in devices {
+            do throws(StoreError) {
+                let settings = try desk.runCommandSettings(of: device.id)
+                try settings.set(try GSConnectService.updating(settings.entries, with: ours, removing: removing))
+                done.append(device.id)
+            } catch {
+                failed.append("\(device.name) (GSConnect): \(error.message); left as it is")
+            }
+        }
+        return .devices(done: done, failed: failed)
     }
 
     /// What the settings mean, in one line.
     static func describe(_ settings: PhoneRingSettings) -> String {
         settings.isEnabled
-            ? "Phones: on. An alarm unanswered for \(DurationFormat.spoken(settings.delay)) rings your paired phones (KDE Connect)."
+            ? "Phones: on. An alarm unanswered for \(DurationFormat.spoken(settings.delay)) rings your paired phones (KDE Connect or GSConnect)."
             : "Phones: off. Alarms ring at the desk only (tocsin phone enable rings your paired phones too)."
     }
 }

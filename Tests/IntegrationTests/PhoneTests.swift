@@ -14,14 +14,14 @@ import Testing
         // The agent follows the file the command line wrote, without being told.
         #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("Alarms ring the paired phones after 1 s unanswered.") }, "\(fixture.agentLog)")
         let doctor = try fixture.tocsin("doctor").stdout
-        #expect(doctor.contains("warning  phones: on after 1 s unanswered, but KDE Connect does not answer ("), "\(doctor)")
+        #expect(doctor.contains("warning  phones: on after 1 s unanswered, but neither KDE Connect nor GSConnect answers (KDE Connect: "), "\(doctor)")
 
         let recording = try fixture.session.startRecording()
         let id = try fixture.startTimer("1s", "--title", "Tea")
         let alert = try fixture.waitForNotification(titled: "Tea") { $0.urgency == 2 }
         #expect(fixture.eventually(timeout: 3) { recording.currentTrace().firstLoudWindow(after: alert.receivedAt.addingTimeInterval(-0.5)) != nil },
                 "no sound at the desk")
-        #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("No phone was rung for “Tea”: KDE Connect does not answer") },
+        #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("No phone was rung for “Tea”: neither KDE Connect nor GSConnect answers (KDE Connect: ") },
                 "\(fixture.agentLog)")
         #expect(try fixture.alarm(id)?.string("state") == "alerting", "still ringing at the desk")
         #expect(try fixture.tocsin("stop").status == 0)
@@ -30,7 +30,7 @@ import Testing
         let again = try fixture.startTimer("1s", "--title", "Tea")
         _ = try fixture.waitForNotification(titled: "Tea") { $0.urgency == 2 && $0.receivedAt > alert.receivedAt.addingTimeInterval(1) }
         Thread.sleep(forTimeInterval: 2)
-        #expect(fixture.agentLog.components(separatedBy: "KDE Connect does not answer").count == 2, "logged more than once:\n\(fixture.agentLog)")
+        #expect(fixture.agentLog.components(separatedBy: "neither KDE Connect nor GSConnect answers").count == 2, "logged more than once:\n\(fixture.agentLog)")
         #expect(try fixture.tocsin("stop", again).status == 0)
         _ = recording.stop()
 
@@ -74,7 +74,7 @@ import Testing
         #expect(fixture.eventually(timeout: 10) { pair.phoneNotificationTexts().contains("⏰ Tea") },
                 "no ping on the phone: \(pair.phoneNotificationTexts())\n\(fixture.agentLog)")
         #expect(fixture.eventually(timeout: 10) { pair.phoneIsRinging() }, "the phone's find-my-phone did not ring\n\(pair.phoneDaemon.standardError())")
-        #expect(fixture.agentLog.contains("Rang the phone \(pair.phoneID) for “Tea”."), "\(fixture.agentLog)")
+        #expect(fixture.agentLog.contains("Rang the phone \(pair.phoneID) (KDE Connect) for “Tea”."), "\(fixture.agentLog)")
         #expect(fixture.agentLog.contains("“Tea” has rung 2 s unanswered; ringing the phones."), "\(fixture.agentLog)")
         #expect(fixture.eventually(timeout: 5) { (try? String(contentsOf: rung, encoding: .utf8)) == "phone Tea\n" }, "the phone hook did not run")
         #expect(try fixture.alarm(tea)?.string("state") == "alerting", "the desk still rings")
@@ -90,25 +90,18 @@ import Testing
         try "[General]\ncommands=\"@ByteArray({\\\"mine\\\":{\\\"command\\\":\\\"true\\\",\\\"name\\\":\\\"Lock\\\"}})\"\n".write(to: file, atomically: true, encoding: .utf8)
         let setup = try fixture.tocsin("phone", "setup")
         #expect(setup.status == 0 && setup.stdout.contains("\(pair.phoneID): Stop alarm and Snooze alarm added."), "\(setup)")
-        // The phone's KDE Connect app lists what the desk offers: the remotecommands plugin's `commands`.
-        let remote = "/modules/kdeconnect/devices/\(pair.deskID)/remotecommands"
-        /// The JSON of `commands`, an `ay` that gdbus prints byte by byte.
-        func offered() -> String {
-            let printed = (try? pair.callOnPhone(path: remote, method: "org.freedesktop.DBus.Properties.Get", "org.kde.kdeconnect.device.remotecommands", "commands")) ?? ""
-            let bytes = printed.matches(of: /0x([0-9a-f]{2})/).compactMap { UInt8($0.1, radix: 16) }
-            return bytes.isEmpty ? printed : String(decoding: bytes, as: UTF8.self)
-        }
+        let offered = pair.commandsOfferedToPhone
         #expect(fixture.eventually(timeout: 10) { offered().contains("Stop alarm") && offered().contains("Snooze alarm") && offered().contains("Lock") },
                 "the phone was not offered the commands: \(offered())")
 
         // Snooze from the phone, then Stop from the phone.
         let tea = try fixture.startTimer("1s", "--title", "Tea", "--snooze", "1m")
         _ = try fixture.waitForNotification(titled: "Tea") { $0.urgency == 2 }
-        try pair.callOnPhone(path: remote, method: "org.kde.kdeconnect.device.remotecommands.triggerCommand", "tocsin-snooze")
+        try pair.triggerCommandFromPhone("tocsin-snooze")
         #expect(try fixture.eventually(timeout: 5) { try fixture.alarm(tea)?.string("state") == "countdown" }, "the phone's Snooze alarm did not snooze it")
         let bread = try fixture.startTimer("1s", "--title", "Bread")
         _ = try fixture.waitForNotification(titled: "Bread") { $0.urgency == 2 }
-        try pair.callOnPhone(path: remote, method: "org.kde.kdeconnect.device.remotecommands.triggerCommand", "tocsin-stop")
+        try pair.triggerCommandFromPhone("tocsin-stop")
         #expect(try fixture.eventually(timeout: 5) { try fixture.alarm(bread) == nil }, "the phone's Stop alarm did not stop it")
 
         // Phones are off here; an alarm that asks for them itself still rings them.
@@ -122,5 +115,42 @@ import Testing
         #expect(removed.status == 0, "\(removed)")
         #expect(fixture.eventually(timeout: 10) { !offered().contains("Stop alarm") && offered().contains("Lock") }, "\(offered())")
         #expect(try fixture.tocsin("cancel", tea).status == 0)
+    }
+
+    /// GSConnect, GNOME's KDE Connect, as the desk, in GNOME's session (its settings in dconf):
+    /// the same phone rings and gets the ping, and takes the run commands `tocsin phone setup`
+    /// puts in GSConnect's settings.
+    @Test func onGNOMEGSConnectRingsThePhoneAndTakesItsRunCommands() throws {
+        let fixture = try AgentSession("phone-gsconnect", notificationServer: .gnomeShell)
+        let pair = try fixture.session.startKDEConnectPair(desk: .gsConnect)
+        #expect(try fixture.tocsin("phone", "enable", "--after", "1s").status == 0)
+        #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("Alarms ring the paired phones after 1 s unanswered.") }, "\(fixture.agentLog)")
+        let doctor = try fixture.tocsin("doctor").stdout
+        #expect(doctor.contains("ok       phones: on after 1 s unanswered: Phone will ring"), "\(doctor)")
+
+        // A command of the user's own, which setup must keep.
+        let settings = "org.gnome.Shell.Extensions.GSConnect.Plugin.RunCommand:/org/gnome/shell/extensions/gsconnect/device/\(pair.phoneID)/plugin/runcommand/"
+        _ = try fixture.session.run(URL(fileURLWithPath: "/usr/bin/gsettings"),
+                                    ["set", settings, "command-list", "{'mine': <{'name': 'Lock', 'command': 'true'}>}"])
+        let offered = pair.commandsOfferedToPhone
+        #expect(fixture.eventually(timeout: 10) { offered().contains("Lock") }, "GSConnect did not offer the user's command: \(offered())")
+        let setup = try fixture.tocsin("phone", "setup")
+        #expect(setup.status == 0 && setup.stdout.contains("\(pair.phoneID): Stop alarm and Snooze alarm added."), "\(setup)")
+        #expect(fixture.eventually(timeout: 10) { offered().contains("Stop alarm") && offered().contains("Snooze alarm") && offered().contains("Lock") },
+                "the phone was not offered the commands: \(offered())")
+
+        // Unanswered for 1 s: the phone rings and shows the ping; the phone's Stop alarm stops it.
+        let tea = try fixture.startTimer("1s", "--title", "Tea")
+        _ = try fixture.waitForNotification(titled: "Tea") { $0.urgency == 2 }
+        #expect(fixture.eventually(timeout: 10) { pair.phoneNotificationTexts().contains("⏰ Tea") },
+                "no ping on the phone: \(pair.phoneNotificationTexts())\n\(fixture.agentLog)")
+        #expect(fixture.eventually(timeout: 10) { pair.phoneIsRinging() }, "the phone's find-my-phone did not ring\n\(pair.phoneDaemon.standardError())")
+        #expect(fixture.agentLog.contains("Rang the phone \(pair.phoneID) (GSConnect) for “Tea”."), "\(fixture.agentLog)")
+        try pair.triggerCommandFromPhone("tocsin-stop")
+        #expect(try fixture.eventually(timeout: 5) { try fixture.alarm(tea) == nil }, "the phone's Stop alarm did not stop it\n\(pair.deskDaemon.standardError())")
+
+        let removed = try fixture.tocsin("phone", "setup", "--remove")
+        #expect(removed.status == 0, "\(removed)")
+        #expect(fixture.eventually(timeout: 10) { !offered().contains("Stop alarm") && offered().contains("Lock") }, "\(offered())")
     }
 }

@@ -131,20 +131,39 @@ struct PhoneRingTests {
         #expect(throws: StoreError.self) { try store.load() }
     }
 
-    @Test("What the doctor says: off; on with phones in reach; on with KDE Connect silent or no phone in reach; unreadable settings")
+    @Test("What the doctor says: off; on with phones in reach; on with no service answering or no phone in reach; unreadable settings")
     func readiness() {
         let on = PhoneRingSettings(isEnabled: true, delay: 30)
-        #expect(PhoneReadiness.report(settings: .success(.off), devices: nil)
+        let pixel = PhoneReach.Phone(service: .kdeConnect, id: "a1", name: "Pixel", objectPath: "/modules/kdeconnect/devices/a1")
+        let tablet = PhoneReach.Phone(service: .gsConnect, id: "b2", name: "Tablet", objectPath: "/org/gnome/Shell/Extensions/GSConnect/Device/b2")
+        #expect(PhoneReadiness.report(settings: .success(.off), reach: nil)
                 == .init(isWarning: false, message: "off (tocsin phone enable rings your paired phones when nobody answers)"))
-        #expect(PhoneReadiness.report(settings: .success(on), devices: .success(["Pixel", "Tablet"]))
+        #expect(PhoneReadiness.report(settings: .success(on), reach: .ring([pixel, tablet]))
                 == .init(isWarning: false, message: "on after 30 s unanswered: Pixel, Tablet will ring"))
-        let silent = PhoneReadiness.report(settings: .success(on), devices: .failure(StoreError("not running")))
-        #expect(silent.isWarning && silent.message == "on after 30 s unanswered, but KDE Connect does not answer (not running): no phone will ring")
-        #expect(silent.fix == "Start KDE Connect (kdeconnectd) and pair your phone.")
-        let none = PhoneReadiness.report(settings: .success(on), devices: .success([]))
-        #expect(none.isWarning && none.message.hasSuffix("but no paired phone is within reach: none will ring"))
-        let unreadable = PhoneReadiness.report(settings: .failure(StoreError("phone.json could not be read (x)")), devices: nil)
+        let silent = PhoneReadiness.report(settings: .success(on), reach: PhoneReach.outcome([.kdeConnect: .noAnswer("not running"), .gsConnect: .noAnswer("gone")]))
+        #expect(silent.isWarning && silent.message
+                == "on after 30 s unanswered, but neither KDE Connect nor GSConnect answers (KDE Connect: not running; GSConnect: gone): no phone will ring")
+        #expect(silent.fix == "Start KDE Connect (kdeconnectd), or GSConnect on GNOME, and pair your phone.")
+        let none = PhoneReadiness.report(settings: .success(on), reach: PhoneReach.outcome([.kdeConnect: .phones([]), .gsConnect: .noAnswer("gone")]))
+        #expect(none.isWarning && none.message == "on after 30 s unanswered, but KDE Connect knows no paired phone within reach: none will ring")
+        #expect(none.fix == "Pair the phone in KDE Connect or GSConnect, or bring it onto the same network.")
+        let unreadable = PhoneReadiness.report(settings: .failure(StoreError("phone.json could not be read (x)")), reach: nil)
         #expect(unreadable.isWarning && unreadable.message == "phone.json could not be read (x): no phone will ring")
+        #expect(PhoneReadiness.report(settings: .success(on), reach: nil).message.hasSuffix("no phone service was asked: none will ring"))
+    }
+
+    @Test("Every service's phones are rung, whichever else is silent; when none can be, the reason names who said what")
+    func reach() {
+        let pixel = PhoneReach.Phone(service: .kdeConnect, id: "a1", name: "Pixel", objectPath: "/a1")
+        let tablet = PhoneReach.Phone(service: .gsConnect, id: "b2", name: "Tablet", objectPath: "/b2")
+        #expect(PhoneReach.outcome([.gsConnect: .phones([tablet]), .kdeConnect: .phones([pixel])]) == .ring([pixel, tablet]), "KDE Connect's first")
+        #expect(PhoneReach.outcome([.kdeConnect: .noAnswer("x"), .gsConnect: .phones([tablet])]) == .ring([tablet]))
+        #expect(PhoneReach.outcome([.kdeConnect: .noAnswer("not running")]) == .none(.noService, reason: "KDE Connect does not answer (not running)"))
+        #expect(PhoneReach.outcome([.kdeConnect: .phones([]), .gsConnect: .phones([])])
+                == .none(.noPhone, reason: "neither KDE Connect nor GSConnect knows a paired phone within reach"))
+        #expect(PhoneReach.outcome([.kdeConnect: .noAnswer("x"), .gsConnect: .phones([])])
+                == .none(.noPhone, reason: "GSConnect knows no paired phone within reach"))
+        #expect(PhoneReach.outcome([:]) == .none(.noService, reason: "no phone service was asked"))
     }
 
     @Test("The configuration directory follows XDG_CONFIG_HOME, else ~/.config")

@@ -13,6 +13,11 @@ public enum XDGBaseDirectory {
         home("XDG_CONFIG_HOME", defaultUnderHome: ".config", environment: environment)
     }
 
+    /// `$XDG_DATA_HOME`, or `~/.local/share`.
+    public static func dataHome(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        home("XDG_DATA_HOME", defaultUnderHome: ".local/share", environment: environment)
+    }
+
     /// `variable` when it holds an absolute path (a relative one is invalid and ignored), else
     /// `defaultUnderHome` under `$HOME`.
     private static func home(_ variable: String, defaultUnderHome: String, environment: [String: String]) -> URL {
