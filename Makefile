@@ -42,6 +42,9 @@ ZSHCOMPLETIONDIR ?= $(DATADIR)/zsh/site-functions
 FISHCOMPLETIONDIR ?= $(DATADIR)/fish/vendor_completions.d
 # Tocsin's GNOME Shell extension (the top-bar countdown), installed for every user; each enables it.
 GNOMESHELLEXTENSIONDIR ?= $(DATADIR)/gnome-shell/extensions/tocsin@tocsin.github.io
+# Which build of it: 43 (GNOME Shell 43 and 44), 45 (45 and later), or auto, the installed
+# shell's or the system release's (scripts/gnome-shell-extension says how it decides).
+GNOME_SHELL_FLAVOUR ?= auto
 
 # The Swift toolchain: `swift` on PATH, else the one in /opt/swift (as scripts/swift-env does).
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
@@ -140,9 +143,10 @@ install: all
 	$(INSTALL_DATA) completions/tocsin.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/tocsin
 	$(INSTALL_DATA) completions/_tocsin $(DESTDIR)$(ZSHCOMPLETIONDIR)/_tocsin
 	$(INSTALL_DATA) completions/tocsin.fish $(DESTDIR)$(FISHCOMPLETIONDIR)/tocsin.fish
-	$(INSTALL_DATA) data/gnome-shell/extensions/tocsin@tocsin.github.io/metadata.json \
-		data/gnome-shell/extensions/tocsin@tocsin.github.io/extension.js \
-		data/gnome-shell/extensions/tocsin@tocsin.github.io/stylesheet.css $(DESTDIR)$(GNOMESHELLEXTENSIONDIR)/
+	scripts/gnome-shell-extension $(GNOME_SHELL_FLAVOUR) $(SWIFT_SCRATCH)/gnome-shell
+	$(INSTALL_DATA) $(SWIFT_SCRATCH)/gnome-shell/tocsin@tocsin.github.io/metadata.json \
+		$(SWIFT_SCRATCH)/gnome-shell/tocsin@tocsin.github.io/extension.js \
+		$(SWIFT_SCRATCH)/gnome-shell/tocsin@tocsin.github.io/stylesheet.css $(DESTDIR)$(GNOMESHELLEXTENSIONDIR)/
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(installed_files))

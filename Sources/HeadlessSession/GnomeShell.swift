@@ -1,9 +1,25 @@
 import Foundation
 
-/// GNOME Shell 43 on the session's X display (`--x11`), as the session runs it: a private system
-/// bus for the shell alone (its login-manager code fails without one), dconf activatable on the
-/// session bus (GNOME's settings, do-not-disturb among them, go through it), the shell, and then
-/// GNOME 43's separate notification service, a gjs program nothing activates here. About 3 s.
+/// Which GNOME Shell a session runs.
+public enum GnomeShellRelease: String, Sendable, CaseIterable {
+    /// The system's: GNOME Shell 43 on Debian 12, which loads extensions as scripts.
+    case system
+    /// Debian 13's GNOME Shell 48, which loads extensions as ES modules: installed beside the
+    /// system by `scripts/install-gnome-shell-trixie` and run from there with bubblewrap, its
+    /// directory as `/`, the machine's /dev, /proc, /sys and /tmp (the sessions, their buses and
+    /// the X server's socket) shared, so it joins the session as the system's shell does.
+    case trixie
+
+    /// Where `scripts/install-gnome-shell-trixie` installs it.
+    public static let trixieRoot = URL(fileURLWithPath: ProcessInfo.processInfo.environment["TOCSIN_GNOME_SHELL_TRIXIE"]
+                                       ?? "/var/lib/tocsin-tests/gnome-shell-trixie")
+}
+
+/// GNOME Shell (43, or 48: `GnomeShellRelease`) on the session's X display (`--x11`), as the
+/// session runs it: a private system bus for the shell alone (its login-manager code fails
+/// without one), dconf activatable on the session bus (GNOME's settings, do-not-disturb among
+/// them, go through it), the shell, and then its separate notification service, a gjs program
+/// nothing activates here. About 3 s (43) or 5 s (48).
 enum GnomeShell {
     /// The environment every program of a GNOME session gets: settings through dconf.
     static let sessionVariables = ["GSETTINGS_BACKEND": "dconf"]
@@ -11,24 +27,29 @@ enum GnomeShell {
     /// dconf, the one service the session bus may start for GNOME.
     static let activatable = ["ca.desrt.dconf": "[D-BUS Service]\nName=ca.desrt.dconf\nExec=/usr/libexec/dconf-service\n"]
 
-    static func start(launcher: ChildLauncher, environment: [String: String], extensions: [URL] = []) throws -> NotificationServer {
-        try install(extensions, launcher: launcher, environment: environment)
+    static func start(launcher: ChildLauncher, environment: [String: String], extensions: [URL] = [],
+                      release: GnomeShellRelease = .system) throws -> NotificationServer {
+        let programs = try Programs(release: release, environment: environment)
+        try install(extensions, programs: programs, launcher: launcher, environment: environment)
+        if release == .trixie { try settleTheFirstStart(programs: programs, launcher: launcher, environment: environment) }
         let systemBus = try BusDaemon.startSystemBus(launcher: launcher, environment: environment)
         var shellEnvironment = environment
         shellEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus.address
         shellEnvironment["XDG_SESSION_TYPE"] = "x11"
         shellEnvironment["XDG_CURRENT_DESKTOP"] = "GNOME"
         shellEnvironment["NO_AT_BRIDGE"] = "1"
-        let shell = try launcher.launch(name: "gnome-shell", executable: try ExecutableLocator.find("gnome-shell", environment: environment),
-                                        arguments: ["--x11", "--replace"], environment: shellEnvironment)
+        let (shellProgram, shellArguments) = try programs.command("gnome-shell", ["--x11", "--replace"])
+        let shell = try launcher.launch(name: "gnome-shell", executable: shellProgram, arguments: shellArguments, environment: shellEnvironment)
         try NotificationServer.waitForName("org.gnome.Shell", ownedBy: shell, component: "gnome-shell", launcher: launcher, environment: environment)
 
         // Started right after the shell it sometimes never got its name: tried again, up to 5 times.
+        // An ES module from GNOME 45 on (gjs -m).
         let program = "/usr/share/gnome-shell/org.gnome.Shell.Notifications"
+        let (serviceProgram, serviceArguments) = try programs.command("gjs", release == .system ? [program] : ["-m", program])
         var lastFailure = ""
         for _ in 1...5 {
-            let service = try launcher.launch(name: "gnome-shell-notifications", executable: try ExecutableLocator.find("gjs", environment: environment),
-                                              arguments: [program], environment: shellEnvironment)
+            let service = try launcher.launch(name: "gnome-shell-notifications", executable: serviceProgram,
+                                              arguments: serviceArguments, environment: shellEnvironment)
             do {
                 try NotificationServer.waitForName("org.freedesktop.Notifications", ownedBy: service, component: "gnome-shell's notification service",
                                                    launcher: launcher, environment: environment, timeout: .seconds(3))
@@ -53,7 +74,7 @@ enum GnomeShell {
 
     /// Copies each extension directory (named after its uuid) into the user's extensions and
     /// enables them: the shell reads both only as it starts.
-    private static func install(_ extensions: [URL], launcher: ChildLauncher, environment: [String: String]) throws {
+    private static func install(_ extensions: [URL], programs: Programs, launcher: ChildLauncher, environment: [String: String]) throws {
         guard !extensions.isEmpty else { return }
         let installed = launcher.layout.data.appendingPathComponent("gnome-shell/extensions")
         do {
@@ -65,7 +86,52 @@ enum GnomeShell {
             throw HeadlessSessionError.componentFailed(component: "gnome-shell", reason: "cannot install its extensions: \(error)", stderrTail: "")
         }
         let uuids = extensions.map { "'\($0.lastPathComponent)'" }.joined(separator: ", ")
-        _ = try launcher.runChecked("gsettings", ["set", "org.gnome.shell", "enabled-extensions", "[\(uuids)]"], environment: environment)
+        try programs.gsettings(["set", "org.gnome.shell", "enabled-extensions", "[\(uuids)]"], launcher: launcher, environment: environment)
+    }
+
+    /// GNOME 48 greets a new user with a tour dialog, and shows "Screen Lock disabled" once it
+    /// can note that it did: both would cover the top bar, and neither comes at a real login
+    /// after the first.
+    private static func settleTheFirstStart(programs: Programs, launcher: ChildLauncher, environment: [String: String]) throws {
+        try programs.gsettings(["set", "org.gnome.shell", "welcome-dialog-last-shown-version", "999"], launcher: launcher, environment: environment)
+        let shellData = launcher.layout.data.appendingPathComponent("gnome-shell")
+        try? FileManager.default.createDirectory(at: shellData, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: shellData.appendingPathComponent("lock-warning-shown").path, contents: nil)
+    }
+
+    /// How the release's programs are started: the system's from PATH; trixie's through
+    /// bubblewrap, in its directory.
+    private struct Programs {
+        let release: GnomeShellRelease
+        let environment: [String: String]
+
+        init(release: GnomeShellRelease, environment: [String: String]) throws {
+            self.release = release
+            self.environment = environment
+            if release == .trixie, !FileManager.default.isExecutableFile(atPath: GnomeShellRelease.trixieRoot.appendingPathComponent("usr/bin/gnome-shell").path) {
+                throw HeadlessSessionError.componentFailed(component: "gnome-shell 48", reason: "not installed in \(GnomeShellRelease.trixieRoot.path) "
+                                                           + "(scripts/install-gnome-shell-trixie installs it)", stderrTail: "")
+            }
+        }
+
+        /// The executable and arguments that run `program` with `arguments`.
+        func command(_ program: String, _ arguments: [String]) throws -> (URL, [String]) {
+            guard release == .trixie else { return (try ExecutableLocator.find(program, environment: environment), arguments) }
+            var shared = ["/tmp", FileManager.default.temporaryDirectory.path]
+            // Data directories of the session's own (Tocsin's icons) seen at the same paths; the
+            // system's are trixie's own.
+            shared += (environment["XDG_DATA_DIRS"] ?? "").split(separator: ":").map(String.init)
+                .filter { !$0.hasPrefix("/usr/") && FileManager.default.fileExists(atPath: $0) }
+            var binds = ["--bind", GnomeShellRelease.trixieRoot.path, "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc", "--bind", "/sys", "/sys"]
+            for path in Set(shared).sorted() { binds += ["--bind", path, path] }
+            return (try ExecutableLocator.find("bwrap", environment: environment), binds + ["--", program] + arguments)
+        }
+
+        /// Runs the release's gsettings (its schemas) with `arguments`.
+        func gsettings(_ arguments: [String], launcher: ChildLauncher, environment: [String: String]) throws {
+            let (program, all) = try command("gsettings", arguments)
+            _ = try launcher.runChecked(program.lastPathComponent, all, environment: environment)
+        }
     }
 
     /// The shell starts in the overview (after its start-up animation, so an early Escape is

@@ -63,11 +63,13 @@ public final class HeadlessSession: @unchecked Sendable {
     ///   - activatable: D-Bus services the session bus may start, by name: each one's service
     ///     file text (`[D-BUS Service]`, `Name=`, `Exec=`). None by default; a bus that could
     ///     start whatever is installed would start the wrong notification server.
+    ///   - gnomeShellRelease: which GNOME Shell runs, with `.gnomeShell`: the system's (43) or
+    ///     trixie's (48).
     ///   - gnomeShellExtensions: extension directories (each named after its uuid) GNOME Shell
     ///     starts with, installed for the session's user and enabled.
     public init(label: String = "session", baseEnvironment: [String: String] = ProcessInfo.processInfo.environment,
                 notificationServer kind: NotificationServerKind = .dunst, activatable: [String: String] = [:],
-                gnomeShellExtensions: [URL] = []) throws {
+                gnomeShellRelease: GnomeShellRelease = .system, gnomeShellExtensions: [URL] = []) throws {
         let started = ContinuousClock.now
         OrphanReaper.reapAbandonedSessions()
         let layout = try SessionLayout.create(label: label)
@@ -90,7 +92,7 @@ public final class HeadlessSession: @unchecked Sendable {
             let sound = try SoundServer.start(launcher: launcher, environment: environment)
             environment["PULSE_SERVER"] = sound.serverAddress
             let notificationServer = try NotificationServer.start(kind, launcher: launcher, environment: environment,
-                                                                  gnomeShellExtensions: gnomeShellExtensions)
+                                                                  gnomeShellExtensions: gnomeShellExtensions, gnomeShellRelease: gnomeShellRelease)
 
             self.monitor = monitor
             self.clicker = notificationServer.picker.map {

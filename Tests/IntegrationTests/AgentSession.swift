@@ -14,9 +14,9 @@ final class AgentSession {
     /// Starts a session with `notificationServer` and the agent (with extra `agentArguments` and
     /// `agentEnvironment`), and waits until the agent answers.
     init(_ label: String, notificationServer: NotificationServerKind = .dunst, agentArguments: [String] = [],
-         agentEnvironment: [String: String] = [:], gnomeShellExtensions: [URL] = []) throws {
+         agentEnvironment: [String: String] = [:], gnomeShellRelease: GnomeShellRelease = .system, gnomeShellExtensions: [URL] = []) throws {
         session = try HeadlessSession(label: label, baseEnvironment: Self.environmentWithTocsinsData, notificationServer: notificationServer,
-                                      gnomeShellExtensions: gnomeShellExtensions)
+                                      gnomeShellRelease: gnomeShellRelease, gnomeShellExtensions: gnomeShellExtensions)
         stateDirectory = session.directory.appendingPathComponent("tocsin-state")
         self.agentArguments = agentArguments
         self.agentEnvironment = agentEnvironment
@@ -41,7 +41,7 @@ final class AgentSession {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The repository's `data` as installed, in `.build/test-share`: the desktop entry with
-    /// `@bindir@` made the built binaries' directory, the icons linked. Plasma takes a desktop
+    /// `@bindir@` made the built binaries' directory, the icons copied. Plasma takes a desktop
     /// entry whose `TryExec` does not exist for none, and then neither draws Tocsin's icon nor
     /// keeps its notifications in the history.
     private static let installedData: URL = {
@@ -56,7 +56,9 @@ final class AgentSession {
             let text = try String(contentsOf: repository.appendingPathComponent("data/\(entry)"), encoding: .utf8)
             try text.replacingOccurrences(of: "@bindir@", with: bindir).write(to: share.appendingPathComponent(entry), atomically: true, encoding: .utf8)
             try files.setAttributes([.posixPermissions: 0o644], ofItemAtPath: share.appendingPathComponent(entry).path)
-            try files.createSymbolicLink(at: share.appendingPathComponent("icons"), withDestinationURL: repository.appendingPathComponent("data/icons"))
+            // Copied, not linked: GNOME Shell 48 runs in a directory of its own that sees this
+            // one but not the repository.
+            try files.copyItem(at: repository.appendingPathComponent("data/icons"), to: share.appendingPathComponent("icons"))
             return share
         } catch {
             preconditionFailure("cannot install Tocsin's data for the servers into \(share.path): \(error)")

@@ -77,8 +77,8 @@ import Testing
 
     /// The agent knows it talks to GNOME Shell: what it shows before is for an unknown server (a
     /// countdown sent then, and updated at low urgency once the shell is known, shows no banner).
-    static func waitUntilTheAgentKnowsTheShell(_ fixture: AgentSession) throws {
-        try fixture.doctorOnceItSays("notifications: gnome-shell 43")
+    static func waitUntilTheAgentKnowsTheShell(_ fixture: AgentSession, release: GnomeShellRelease = .system) throws {
+        try fixture.doctorOnceItSays("notifications: gnome-shell \(release == .system ? "43" : "48")")
     }
 
     /// The shell greets a session with banners of its own ("Screen Lock disabled", "Logged in as

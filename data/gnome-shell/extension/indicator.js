@@ -1,19 +1,17 @@
-// Tocsin in GNOME Shell's top bar (GNOME 43 and 44): a label with the countdown that ends first
-// ("Pasta 2:59"), a bell while an alarm rings, and a menu with each alarm's actions, New timer and
-// Stop all ringing.
+// Tocsin in GNOME Shell's top bar: a label with the countdown that ends first ("Pasta 2:59"), a
+// bell while an alarm rings, and a menu with each alarm's actions, New timer and Stop all ringing.
 //
 // GNOME has no tray. The extension owns io.github.tocsin.Panel, which tells the agent that a panel
 // shows its tray item; it then reads that item — org.kde.StatusNotifierItem and its
 // com.canonical.dbusmenu menu — on the agent's own bus name, and follows its signals. The agent
 // decides everything (label, tooltip, menu, when it changes: at most once a second, only while
 // something counts down); the extension only draws it and sends clicks back.
-/* exported init */
-'use strict';
-
-const {Clutter, Gio, GLib, GObject, St} = imports.gi;
-const Main = imports.ui.main;
-const PanelMenu = imports.ui.panelMenu;
-const PopupMenu = imports.ui.popupMenu;
+//
+// This is the indicator both builds share. GNOME 43 and 44 load extensions as scripts, GNOME 45
+// and later as ES modules, and no one file is both: scripts/gnome-shell-extension puts this file
+// in place of the "// @include indicator.js" line of extension-43.js or extension-45.js, which
+// bring Clutter, Gio, GLib, GObject, St, PanelMenu and PopupMenu into scope their own way, and
+// make the extension object that adds TocsinIndicator to the top bar.
 
 const AGENT = 'io.github.tocsin.Agent';
 const HOST_NAME = 'io.github.tocsin.Panel';
@@ -54,14 +52,17 @@ class TocsinIndicator extends PanelMenu.Button {
         return super.vfunc_event(event);
     }
 
+    // An answer that does not come (the agent gone, or refusing) is drawn as nothing; an error
+    // in `done` itself is not caught here, so the shell's log shows it.
     _call(path, iface, method, parameters, done) {
         this._bus.call(AGENT, path, iface, method, parameters, null, Gio.DBusCallFlags.NO_AUTO_START, 5000, null, (bus, result) => {
+            let reply = null;
             try {
-                const reply = bus.call_finish(result);
-                if (done) done(reply);
+                reply = bus.call_finish(result);
             } catch (e) {
-                if (done) done(null);
+                reply = null;
             }
+            done?.(reply);
         });
     }
 
@@ -117,19 +118,3 @@ class TocsinIndicator extends PanelMenu.Button {
         super.destroy();
     }
 });
-
-class Extension {
-    enable() {
-        this._indicator = new TocsinIndicator();
-        Main.panel.addToStatusArea('tocsin', this._indicator);
-    }
-
-    disable() {
-        this._indicator?.destroy();
-        this._indicator = null;
-    }
-}
-
-function init() {
-    return new Extension();
-}
