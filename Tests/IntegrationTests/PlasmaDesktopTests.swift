@@ -27,10 +27,8 @@ import Testing
         later.keepForREADME(as: "plasma-history.png")
         let all = fixture.notifications(titled: "Pasta")
         #expect(Set(all.map(\.id)).count == 1, "not replaced in place: \(all.map(\.id))")
-        try fixture.session.clickOnScreen("Pause")
-        #expect(try fixture.eventually { try fixture.alarm(id)?.string("state") == "paused" }, "the click did not pause it")
-        try fixture.session.clickOnScreen("Resume")
-        #expect(try fixture.eventually { try fixture.alarm(id)?.string("state") == "countdown" }, "the click did not resume it")
+        #expect(try fixture.click("Pause", until: { try fixture.alarm(id)?.string("state") == "paused" }), "three clicks did not pause it")
+        #expect(try fixture.click("Resume", until: { try fixture.alarm(id)?.string("state") == "countdown" }), "three clicks did not resume it")
         try fixture.session.click(x: bell, y: Self.trayRow)
         _ = try fixture.session.waitForScreen(timeout: .seconds(10), "the history closed") { !$0.contains("remaining") && $0.word("Resume") == nil }
 
