@@ -92,6 +92,20 @@ extension HeadlessSession {
                                 environment: environment)
     }
 
+    /// Moves the pointer to (`x`, `y`) and presses the left button there, holding it down until
+    /// `releaseButton()`: a press that lasts while the screen changes under it.
+    public func pressButton(x: Int, y: Int) throws {
+        try ensureRunning()
+        try launcher.runChecked("xdotool", ["mousemove", String(x), String(y), "sleep", "0.15", "mousedown", "1"], environment: environment)
+    }
+
+    /// Releases the left button pressed with `pressButton(x:y:)`, and moves the pointer off to
+    /// the bottom of the screen, as `click(x:y:)` does.
+    public func releaseButton() throws {
+        try ensureRunning()
+        try launcher.runChecked("xdotool", ["mouseup", "1", "sleep", "0.1", "mousemove", "640", "760"], environment: environment)
+    }
+
     /// Moves the pointer to (`x`, `y`) and leaves it there (to hover over a banner).
     public func movePointer(x: Int, y: Int) throws {
         try ensureRunning()

@@ -19,6 +19,9 @@ protocol AlarmNotifications: AnyObject {
     /// Called when the server closed a notification right after one of its buttons was pressed:
     /// it is gone, but the user did not dismiss it.
     var onClosedAfterButton: (UUID) -> Void { get set }
+    /// Called when the server closed a notification as dismissed just after an update, most
+    /// likely on a press it lost to the update: the user did not dismiss it either.
+    var onPressLostToUpdate: (UUID) -> Void { get set }
     /// How the server is best shown to.
     var serverProfile: NotificationServerProfile { get set }
     /// Shows `content` as key `id`'s notification, replacing what it showed.

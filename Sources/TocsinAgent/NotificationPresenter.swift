@@ -16,6 +16,9 @@ final class NotificationPresenter {
     var onDismissed: (UUID) -> Void = { _ in }
     /// Called when the server closed a notification right after a button press on it.
     var onClosedAfterButton: (UUID) -> Void = { _ in }
+    /// Called when the server closed a notification as dismissed just after an update: most
+    /// likely a press it lost to the update (xfce4-notifyd), not the user's dismissal.
+    var onPressLostToUpdate: (UUID) -> Void = { _ in }
     /// How the current notification server is best shown to (`NotificationServerMonitor` keeps
     /// it up to date): what `NotificationPayload` sends it follows this.
     var serverProfile = NotificationServerProfile.unknown {
@@ -30,7 +33,8 @@ final class NotificationPresenter {
             appName: appName, log: log,
             onAction: { [unowned self] id, key in onAction(id, key) },
             onDismissed: { [unowned self] id in onDismissed(id) },
-            onClosedAfterButton: { [unowned self] id in onClosedAfterButton(id) })
+            onClosedAfterButton: { [unowned self] id in onClosedAfterButton(id) },
+            onPressLostToUpdate: { [unowned self] id in onPressLostToUpdate(id) })
     }
 
     /// Shows `content` for alarm `id`, replacing what it showed before; a ringing alarm's goes

@@ -29,11 +29,12 @@ import TocsinCore
 ///
 /// What differs between servers (a new notification for an alert on GNOME Shell, the payload)
 /// is `NotificationServerProfile`'s; two things hold for every server: a press echoed within a
-/// second is dropped, and a close right after a press is not the user's dismissal.
+/// second is dropped, and a close right after a press is not the user's dismissal
+/// (`NotificationClosing` reads each dismissal, with a press lost to an update on xfce4-notifyd).
 ///
 /// `@unchecked Sendable`: `shared` is behind its mutex; `notifications`, `lastPressed`,
-/// `shownRoles`, `showings`, `serverIDsToKeep` and `serverFailing` are touched on the worker thread
-/// only; the rest is immutable.
+/// `lastUpdated`, `lastLostPress`, `closedObjects`, `shownRoles`, `showings`, `serverIDsToKeep` and
+/// `serverFailing` are touched on the worker thread only; the rest is immutable.
 final class NotificationWorker: @unchecked Sendable {
     /// What the main loop and the worker share.
     private struct Shared {
@@ -58,6 +59,9 @@ final class NotificationWorker: @unchecked Sendable {
     /// buttons was pressed (xfce4-notifyd does, resident or not): not the user's dismissal, but
     /// the notification is gone, and whatever it should show now must be shown anew.
     private let onClosedAfterButton: MainThreadOnly<(UUID) -> Void>
+    /// Called on the main loop when the server closed a notification as dismissed just after an
+    /// update, most likely on a press it lost to the update (`NotificationClosing.pressLostToUpdate`).
+    private let onPressLostToUpdate: MainThreadOnly<(UUID) -> Void>
     private let log: AgentLog
     private let appName: String
     private let context: OpaquePointer
@@ -69,6 +73,10 @@ final class NotificationWorker: @unchecked Sendable {
     private var notifications: [UUID: UnsafeMutablePointer<NotifyNotification>] = [:]
     /// When a button of each key's notification was last pressed (worker thread only).
     private var lastPressed: [UUID: ContinuousClock.Instant] = [:]
+    /// When the server last answered a show of each key's notification (worker thread only).
+    private var lastUpdated: [UUID: ContinuousClock.Instant] = [:]
+    /// When each key's notification was last closed on a press lost to an update (worker thread only).
+    private var lastLostPress: [UUID: ContinuousClock.Instant] = [:]
     /// What each key's notification was last shown as (worker thread only).
     private var shownRoles: [UUID: NotificationContent.Role] = [:]
     /// How long each key's notification has been shown under the current profile (worker thread only).
@@ -78,25 +86,29 @@ final class NotificationWorker: @unchecked Sendable {
     /// server may still show it, or show the next content under it: Plasma keeps an expired
     /// countdown in its history, where the next update must land (worker thread only).
     private var serverIDsToKeep: [UUID: Int32] = [:]
+    /// Keys whose notification object libnotify has reported closed. libnotify 0.8.1 reports one
+    /// closing per object: it keeps the first `closed_reason` for good and drops every later
+    /// NotificationClosed (found on xfce4-notifyd, where every close after the first went
+    /// unheard: a dismissal hid nothing, a lost press was never shown again). The next show of
+    /// such a key makes a new object, under the server id kept for it (worker thread only).
+    private var closedObjects: Set<UUID> = []
     /// The last call failed; logged once until one succeeds again (worker thread only).
     private var serverFailing = false
 
-    /// A close this soon after a button press is the server's own, not the user's: xfce4-notifyd
-    /// sends it within milliseconds of the ActionInvoked signal.
-    private static let closeAfterButtonWindow = Duration.seconds(2)
     /// A second press on the same notification this soon after the first is the server's echo,
     /// not a person: GNOME Shell 43 sends ActionInvoked("default") once for every Notify the
     /// notification ever got (29 signals for one click after 29 updates).
     private static let repeatedPressWindow = Duration.seconds(1)
 
-    /// Starts the worker thread; `onAction`, `onDismissed` and `onClosedAfterButton` are called on the main loop.
+    /// Starts the worker thread; the callbacks are called on the main loop.
     init(appName: String, log: AgentLog, onAction: @escaping (UUID, String) -> Void, onDismissed: @escaping (UUID) -> Void,
-         onClosedAfterButton: @escaping (UUID) -> Void) {
+         onClosedAfterButton: @escaping (UUID) -> Void, onPressLostToUpdate: @escaping (UUID) -> Void) {
         self.appName = appName
         self.log = log
         self.onAction = MainThreadOnly(onAction)
         self.onDismissed = MainThreadOnly(onDismissed)
         self.onClosedAfterButton = MainThreadOnly(onClosedAfterButton)
+        self.onPressLostToUpdate = MainThreadOnly(onPressLostToUpdate)
         context = g_main_context_new()
         var ends: [Int32] = [-1, -1]
         if g_unix_open_pipe(&ends, FD_CLOEXEC, nil) == 0 {
@@ -220,6 +232,9 @@ final class NotificationWorker: @unchecked Sendable {
     /// Creates or updates key `id`'s notification to `payload` and shows it; false on failure.
     private func show(_ payload: NotificationPayload, as id: UUID) -> Bool {
         let notification: UnsafeMutablePointer<NotifyNotification>
+        if closedObjects.remove(id) != nil, let closed = notifications.removeValue(forKey: id) {
+            g_object_unref(closed)
+        }
         if let existing = notifications[id] {
             notification = existing
             notify_notification_update(notification, payload.summary, payload.body, NotificationPayload.iconName)
@@ -258,6 +273,7 @@ final class NotificationWorker: @unchecked Sendable {
         shownRoles[id] = payload.role
         var error: UnsafeMutablePointer<GError>?
         let shown = notify_notification_show(notification, &error) != 0
+        if shown { lastUpdated[id] = ContinuousClock.now }
         report(shown ? nil : error.map { String(cString: $0.pointee.message) } ?? "no reason given")
         if let error { g_error_free(error) }
         return shown
@@ -276,7 +292,10 @@ final class NotificationWorker: @unchecked Sendable {
     /// Drops key `id`'s notification object (its signal handlers go with it).
     private func release(_ id: UUID) {
         lastPressed[id] = nil
+        lastUpdated[id] = nil
+        lastLostPress[id] = nil
         serverIDsToKeep[id] = nil
+        closedObjects.remove(id)
         shownRoles[id] = nil
         showings.forget(id)
         guard let notification = notifications.removeValue(forKey: id) else { return }
@@ -311,16 +330,29 @@ final class NotificationWorker: @unchecked Sendable {
         let worker = box.worker, id = box.id
         let reason = notify_notification_get_closed_reason(notification)
         worker.shared.withLock { $0.traffic.forget(id) }
+        worker.closedObjects.insert(id)
         if reason == Int32(NOTIFY_CLOSED_REASON_EXPIRED.rawValue) {
             worker.serverIDsToKeep[id] = serverID(of: notification)
         }
         guard reason == Int32(NOTIFY_CLOSED_REASON_DISMISSED.rawValue) else { return }
-        if let pressed = worker.lastPressed.removeValue(forKey: id), ContinuousClock.now - pressed < closeAfterButtonWindow {
+        let now = ContinuousClock.now
+        let reading = NotificationClosing.reading(
+            sincePress: worker.lastPressed.removeValue(forKey: id).map { now - $0 },
+            sinceUpdate: worker.lastUpdated[id].map { now - $0 },
+            sinceLostPress: worker.lastLostPress[id].map { now - $0 },
+            lostPressWindow: worker.shared.withLock { $0.profile.pressesLostToUpdates })
+        switch reading {
+        case .afterPress:
             worker.serverIDsToKeep[id] = serverID(of: notification)
             // The action's own effects are posted first: this follows them.
             let onClosedAfterButton = worker.onClosedAfterButton
             MainLoop.post { onClosedAfterButton.value(id) }
-        } else {
+        case .pressLostToUpdate:
+            worker.lastLostPress[id] = now
+            worker.serverIDsToKeep[id] = serverID(of: notification)
+            let onPressLostToUpdate = worker.onPressLostToUpdate
+            MainLoop.post { onPressLostToUpdate.value(id) }
+        case .dismissedByUser:
             let onDismissed = worker.onDismissed
             MainLoop.post { onDismissed.value(id) }
         }

@@ -109,6 +109,15 @@ final class RunningAgent {
             guard let alarm = book[id], alarm.state.name != .scheduled else { return }
             carryOut(planner.present(alarm, now: clock.now))
         }
+        notifications.onPressLostToUpdate = { [unowned self] id in
+            guard let alarm = book[id], alarm.state.name != .scheduled else {
+                // Not an alarm's (a question's): taken as the dismissal it says it is.
+                if !authorizationDesk.dismissed(id) { notificationDismissed(id) }
+                return
+            }
+            log.info("\(notifications.serverProfile.family.rawValue) closed the notification of “\(alarm.title)” as it redrew its buttons, most likely under a press that it lost; showing it again.")
+            carryOut(planner.present(alarm, now: clock.now))
+        }
         planner.panelShowsCountdowns = tray?.isHosted ?? false
         tray?.onAction = { [unowned self] action in trayClicked(action) }
         tray?.onHostChange = { [unowned self] in

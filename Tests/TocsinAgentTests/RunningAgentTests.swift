@@ -155,6 +155,28 @@ import TocsinCore
         #expect(fixture.notifications.onScreen[timer]?.actions.map(\.label).contains("Resume") == true)
     }
 
+    @Test func aNotificationClosedOnAPressLostToAnUpdateIsShownAgainAndSaysSo() throws {
+        // xfce4-notifyd rebuilt the countdown's buttons under a press and closed it as dismissed:
+        // the countdown is shown again (a dismissal would hide it for good) and it goes on ticking.
+        let fixture = try Fixture()
+        fixture.notifications.serverProfile = NotificationServerProfile(
+            for: NotificationServerIdentity(name: "Xfce Notify Daemon", vendor: "Xfce", version: "0.7.3", capabilities: ["actions"]))
+        let timer = try fixture.schedule(AlarmRequest(title: "Pasta", duration: 60))
+        let shownBefore = fixture.notifications.shown.count
+        fixture.notifications.onPressLostToUpdate(timer)
+        #expect(fixture.notifications.shown.count == shownBefore + 1, "not shown again")
+        #expect(fixture.notifications.onScreen[timer]?.actions.map(\.label).contains("Pause") == true)
+        #expect(fixture.logLines.all.contains {
+            $0.contains("xfce4-notifyd closed the notification of “Pasta” as it redrew its buttons, most likely under a press that it lost")
+        })
+        fixture.run(until: 2)
+        #expect(fixture.notifications.shown.count > shownBefore + 1, "its countdown stopped ticking")
+
+        // The same closing for a notification that is no alarm's changes nothing.
+        fixture.notifications.onPressLostToUpdate(UUID())
+        #expect(fixture.agent.book[timer]?.state.name == .countdown)
+    }
+
     @Test func anUnansweredAlarmRingsThePhonesAfterTheDelayAndAnAnsweredOneNever() throws {
         let fixture = try Fixture()
         fixture.agent.adopt(phoneRings: PhoneRingSettings(isEnabled: true, delay: 30))

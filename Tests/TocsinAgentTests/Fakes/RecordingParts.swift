@@ -17,6 +17,7 @@ final class RecordingNotifications: AlarmNotifications {
     var onAction: (UUID, String) -> Void = { _, _ in }
     var onDismissed: (UUID) -> Void = { _ in }
     var onClosedAfterButton: (UUID) -> Void = { _ in }
+    var onPressLostToUpdate: (UUID) -> Void = { _ in }
     var serverProfile = NotificationServerProfile.unknown
     private(set) var shown: [(id: UUID, content: NotificationContent, isTick: Bool)] = []
     private(set) var withdrawn: [UUID] = []
