@@ -217,7 +217,7 @@ final class RunningAgent {
     private func refreshTray(atTick: Bool = false) {
         guard let tray, tray.isHosted else { return }
         let now = clock.now
-        tray.show(TrayContent(alarms: Array(book.unorderedAlarms), now: atTick ? CountdownClock.wholeSecond(atOrBefore: now) : now,
+        tray.show(TrayContent(alarms: book.onScreen, now: atTick ? CountdownClock.wholeSecond(atOrBefore: now) : now,
                               timeOfDay: planner.contentWriter.timeOfDay))
     }
 

@@ -385,9 +385,9 @@ struct AlarmBookTests {
     }
 }
 
-/// The book's indexes (next deadline, next alarm to wake for, countdowns, each application's count)
-/// against the same answers worked out by looking at every alarm, through many random changes;
-/// and transactions that undo exactly what they changed.
+/// The book's indexes (next deadline, next alarm to wake for, countdowns, what is on screen, each
+/// application's count) against the same answers worked out by looking at every alarm, through
+/// many random changes; and transactions that undo exactly what they changed.
 @Suite("AlarmBook indexes and transactions")
 struct AlarmBookIndexTests {
     /// The answers the indexes give, worked out the slow way.
@@ -397,6 +397,8 @@ struct AlarmBookIndexTests {
         #expect(book.nextDeadline == deadlines.min(), "\(context): next deadline")
         #expect(book.nextAlarmFireDate == alarms.filter { $0.kind == .alarm }.compactMap(\.fireDate).min(), "\(context): next alarm")
         #expect(Set(book.countingDown.map(\.id)) == Set(alarms.filter { $0.state.name == .countdown }.map(\.id)), "\(context): countdowns")
+        #expect(Set(book.onScreen.map(\.id)) == Set(alarms.filter { $0.state.name != .scheduled }.map(\.id)), "\(context): on screen")
+        #expect(book.onScreen.count == alarms.filter { $0.state.name != .scheduled }.count, "\(context): each on screen once")
         for app in ["org.example.A", "org.example.B"] {
             #expect(book.alarmCount(ownedBy: app) == alarms.filter { $0.appID == app }.count, "\(context): count of \(app)")
         }
@@ -436,6 +438,21 @@ struct AlarmBookIndexTests {
         }
         #expect(mostHeld > 20, "the walk held too few alarms at once to mean much: \(mostHeld)")
         #expect(states == [.scheduled, .countdown, .paused, .alerting], "the walk did not visit every state: \(states)")
+    }
+
+    @Test("What is on screen is every alarm not waiting: a waiting alarm joins it when it rings and leaves it when stopped")
+    func onScreenFollowsTheState() throws {
+        var book = AlarmBook(alarms: [
+            Fixture.alarm(id: fixedID(1), state: .countdown(CountdownPhase(fireDate: at(60), duration: 60))),
+            Fixture.alarm(id: fixedID(2), state: .paused(PausedPhase(remaining: 30, duration: 60))),
+            Fixture.alarm(id: fixedID(3), state: .scheduled(fireDate: at(40))),
+        ])
+        #expect(Set(book.onScreen.map(\.id)) == [fixedID(1), fixedID(2)])
+        _ = book.advance(to: at(40))
+        #expect(Set(book.onScreen.map(\.id)) == [fixedID(1), fixedID(2), fixedID(3)], "the waiting alarm rings")
+        _ = try book.perform(.stop, on: fixedID(3), now: at(45))
+        _ = try book.perform(.cancel, on: fixedID(2), now: at(45))
+        #expect(book.onScreen.map(\.id) == [fixedID(1)])
     }
 
     @Test("A rolled-back transaction leaves the book, and its indexes, as before; an ended one keeps its changes")

@@ -6,9 +6,9 @@ import FoundationEssentials
 /// the effects (saving, notifications, sound, hooks, signals). Nothing here reads the clock.
 ///
 /// Every change goes through one place (`write`), which also keeps the indexes the agent asks
-/// on every call — the next deadline, the countdowns, each application's count — so that a
-/// change costs O(log n) however many alarms are held, and which records, inside a transaction,
-/// what a change overwrote so that it can be undone.
+/// on every call — the next deadline, the countdowns, what is on screen, each application's
+/// count — so that a change costs O(log n) however many alarms are held, and which records,
+/// inside a transaction, what a change overwrote so that it can be undone.
 public struct AlarmBook: Sendable, Equatable {
     /// The most alarms the book holds; scheduling beyond fails with `AlarmError.limitReached`.
     public let capacity: Int
@@ -21,6 +21,9 @@ public struct AlarmBook: Sendable, Equatable {
     /// The fire dates of alarms (not timers) that wait or count down: when the machine must be awake.
     private var alarmFireDates = DeadlineIndex()
     private var countingDownIDs: Set<UUID> = []
+    /// The alarms not merely waiting (counting down, paused or ringing): what notifications and
+    /// panels show, so the per-second tray refresh need not look at thousands of waiting alarms.
+    private var onScreenIDs: Set<UUID> = []
     private var alarmCountByApp: [String: Int] = [:]
     /// While a transaction is open: each alarm changed in it, as it was before its first change
     /// (`nil`: it did not exist).
@@ -58,6 +61,12 @@ public struct AlarmBook: Sendable, Equatable {
     /// The alarms counting down, in no particular order (cheaper than `alarms` for per-second work).
     public var countingDown: [Alarm] {
         countingDownIDs.compactMap { alarmsByID[$0] }
+    }
+
+    /// The alarms on screen — counting down, paused or ringing, not waiting — in no particular
+    /// order: what panels show (`PanelSummary`), at a cost that does not grow with waiting alarms.
+    public var onScreen: [Alarm] {
+        onScreenIDs.compactMap { alarmsByID[$0] }
     }
 
     /// The earliest instant at which an alarm (not a timer) rings: the machine should be awake then.
@@ -268,6 +277,7 @@ public struct AlarmBook: Sendable, Equatable {
         }
         if let app = alarm?.appID { alarmCountByApp[app, default: 0] += 1 }
         if alarm?.state.name == .countdown { countingDownIDs.insert(id) } else { countingDownIDs.remove(id) }
+        if let alarm, alarm.state.name != .scheduled { onScreenIDs.insert(id) } else { onScreenIDs.remove(id) }
         let createdAt = alarm?.createdAt ?? .distantPast
         deadlines.set(id, to: alarm?.nextDeadline, createdAt: createdAt)
         alarmFireDates.set(id, to: alarm?.kind == .alarm ? alarm?.fireDate : nil, createdAt: createdAt)
