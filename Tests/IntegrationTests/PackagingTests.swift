@@ -320,17 +320,10 @@ import Testing
 
     // MARK: Building and installing
 
-    /// Installs dpkg-dev and debhelper when missing (the rest of the Build-Depends are the
-    /// project's own build dependencies, installed by scripts/install-dependencies).
+    /// Installs what `make deb` needs beyond the build packages (packaging/dependencies'
+    /// `package` purpose; scripts/test has installed it already, so this is for a suite run alone).
     private static func ensureBuildTools() throws {
-        let needed = ["dpkg-dev", "debhelper"]
-        let missing = try needed.filter { package in
-            try command("/usr/bin/dpkg-query", ["-W", "-f=${Status}", package]).stdout != "install ok installed"
-        }
-        guard !missing.isEmpty else { return }
-        let environment = ProcessInfo.processInfo.environment.merging(["DEBIAN_FRONTEND": "noninteractive"]) { _, new in new }
-        try checked("/usr/bin/apt-get", ["update", "-qq"], environment: environment, timeout: 300)
-        try checked("/usr/bin/apt-get", ["install", "-y", "-qq", "--no-install-recommends"] + missing, environment: environment, timeout: 600)
+        try checked(repository.appendingPathComponent("scripts/install-dependencies").path, ["build", "package"], timeout: 900)
     }
 
     /// The .deb from packaging/build-deb (built, or reused if its files did not change).
