@@ -84,6 +84,8 @@ protocol AppIntentsDelivering: AnyObject {
 protocol TrayShowing: AnyObject {
     /// Whether a panel shows tray items now.
     var isHosted: Bool { get }
+    /// Who shows the item now (`tocsin doctor` says it).
+    var host: PanelReadiness.Host { get }
     /// Called when a panel's tray appears or goes.
     var onHostChange: () -> Void { get set }
     /// Called with what a click in the tray asks for.

@@ -162,6 +162,7 @@ extension RunningAgent: AlarmsServiceHandler {
             status[.doNotDisturbMechanism] = .string(how)
         }
         status[.soundProblem] = sounds.soundProblem.map(WireValue.string)
+        status[.panel] = .string((tray?.host ?? .off).rawValue)
         status[.alarmSoundInstalled] = .bool(SoundCheck.problem(with: .themeEvent(AlarmSound.standardEventID)) == nil)
         // Who else listens is the user's to know, not another application's.
         if caller.isCommandLine { status[.watchers] = .integer(Int64(signals.watcherCount)) }

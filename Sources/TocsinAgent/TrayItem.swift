@@ -66,6 +66,9 @@ final class TrayItem {
     /// extension, is on the bus.
     var isHosted: Bool { watcherPresent || panelHostPresent }
 
+    /// Who shows the item now, as `tocsin doctor` reports it.
+    var host: PanelReadiness.Host { watcherPresent ? .tray : panelHostPresent ? .gnomeExtension : .none }
+
     /// Exports the objects and starts following the watcher; call once the connection is up.
     func start() {
         guard let connection = connection(), registrations.isEmpty else { return }

@@ -33,6 +33,11 @@ enum Narrator {
         say(String(format: "  %6.2f s  [%@] %@", Date().timeIntervalSince(start), source, text))
     }
 
+    /// Lines another program printed, indented under the step.
+    static func quote(_ text: String) {
+        say(text.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+    }
+
     private static func say(_ text: String) {
         FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }

@@ -40,11 +40,20 @@ struct DesktopDemo {
             Thread.sleep(forTimeInterval: 0.1)
             if Self.run(try DemoPrograms.url("tocsin").path, ["show", id]).status != 0 {
                 Narrator.observe("tocsin", "the timer is gone: stopped")
+                Self.doctor()
                 return
             }
         }
         _ = Self.run(try DemoPrograms.url("tocsin").path, ["stop", id])
         Narrator.observe("tocsin", "stopped it with “tocsin stop \(id.prefix(8))”")
+        Self.doctor()
+    }
+
+    /// What `tocsin doctor` says of this desktop, as the last step.
+    private static func doctor() {
+        Narrator.step("tocsin doctor: what your desktop gives alarms")
+        guard let tocsin = try? DemoPrograms.url("tocsin").path else { return }
+        Narrator.quote(run(tocsin, ["doctor"]).output)
     }
 
     private static func run(_ path: String, _ arguments: [String]) -> (status: Int32, output: String) {

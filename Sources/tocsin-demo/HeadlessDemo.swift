@@ -63,8 +63,11 @@ struct HeadlessDemo {
                                          trace.isSilent(from: clicked.addingTimeInterval(0.5), to: clicked.addingTimeInterval(1.5)) ? "silent" : "NOT silent"))
         let list = try session.run(try DemoPrograms.url("tocsin"), ["list"])
         Narrator.observe("tocsin", "list: \(list.stderr.isEmpty ? list.stdout : list.stderr)".trimmingCharacters(in: .whitespacesAndNewlines))
+        Narrator.step("tocsin doctor: what this session gives alarms")
+        let doctor = try session.run(try DemoPrograms.url("tocsin"), ["doctor"])
+        Narrator.quote(doctor.stdout + doctor.stderr)
         Narrator.step("Done. The agent's log:")
-        print(agent.standardError().split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+        Narrator.quote(agent.standardError())
     }
 
     private func describe(_ notification: ObservedNotification) {

@@ -10,10 +10,12 @@ enum DoctorCommand: Command {
     static let help = """
         Usage: tocsin doctor [--json]
 
-        Checks, each marked ok, warning or problem, with what to do: the agent (running or
-        startable), the notification server (buttons, progress bars), do-not-disturb and what it
-        means for alarms, the sound server and the alarm sound, waking a suspended machine,
-        the time zone, and the state directory.
+        Checks, each marked ok, optional, warning or problem, with what to do: the agent
+        (running or startable), the notification server (buttons, progress bars), do-not-disturb
+        and what it means for alarms, the sound server and the alarm sound, waking a suspended
+        machine, the time zone, the state directory, and the parts that add to Tocsin without
+        being needed (a panel that shows its tray item, a phone link): "optional" names one
+        that is not there, and is no fault. A closing line says whether all is well.
 
         Exit status: 0 when nothing is a problem (warnings allowed), 1 when something is, 3
         when the session bus itself cannot be reached.
@@ -23,11 +25,22 @@ enum DoctorCommand: Command {
 
     /// One finding.
     struct Finding {
-        enum Level: String { case ok, warning, problem }
+        typealias Level = ReadinessReport.Level
         let check: String
         let level: Level
         let message: String
         var fix: String? = nil
+
+        init(check: String, level: Level, message: String, fix: String? = nil) {
+            self.check = check
+            self.level = level
+            self.message = message
+            self.fix = fix
+        }
+
+        init(check: String, _ report: ReadinessReport) {
+            self.init(check: check, level: report.level, message: report.message, fix: report.fix)
+        }
     }
 
     static func run(_ arguments: [String]) throws(CommandError) {
@@ -46,12 +59,14 @@ enum DoctorCommand: Command {
             for finding in findings {
                 let mark = switch finding.level {
                 case .ok: "ok      "
+                case .optional: "optional"
                 case .warning: "warning "
                 case .problem: "PROBLEM "
                 }
                 Output.line("\(mark) \(finding.check): \(finding.message)")
                 if let fix = finding.fix { Output.line("         → \(fix)") }
             }
+            Output.line(ReadinessReport.summary(of: findings.map(\.level)))
         }
         if findings.contains(where: { $0.level == .problem }) {
             throw .refused("\(findings.filter { $0.level == .problem }.count) problem(s) found.")
@@ -120,6 +135,9 @@ enum DoctorCommand: Command {
             ? Finding(check: "time zone", level: .ok, message: agentZone)
             : Finding(check: "time zone", level: .warning, message: "the agent uses \(agentZone), this terminal \(TimeZone.current.identifier)",
                       fix: "Local alarm times follow the agent's zone; set TZ the same way for both, or unset it."))
+        if let panel = string(.panel).flatMap(PanelReadiness.Host.init(rawValue:)) {
+            findings.append(Finding(check: "panel", PanelReadiness.report(panel)))
+        }
         if bool(.stateWritable) == false {
             findings.append(Finding(check: "state", level: .problem, message: "\(string(.stateFile) ?? "the state file") cannot be written: changes are refused",
                                     fix: "See the agent's log (journalctl --user -u tocsind) for why; move the file away if it is from a newer Tocsin."))
@@ -168,19 +186,19 @@ enum DoctorCommand: Command {
     }
 
     /// Whether an unanswered alarm will ring a phone: the settings, and the paired phones within
-    /// reach of KDE Connect and GSConnect (asked only while phones are on).
+    /// reach of KDE Connect and GSConnect (asked whether phones are on or off: with them off, a
+    /// missing phone link is named as optional).
     private static func phoneFinding() -> Finding {
         let settings = Result { () throws(StoreError) -> PhoneRingSettings in try PhoneSettingsStore().load() }
         var reach: PhoneReach.Outcome?
-        if case .success(let read) = settings, read.isEnabled {
+        if case .success = settings {
             func answer(_ ask: () throws(CommandError) -> PhoneReach.Answer) -> PhoneReach.Answer {
                 do throws(CommandError) { return try ask() } catch { return .noAnswer(error.message) }
             }
             reach = PhoneReach.outcome([.kdeConnect: answer { () throws(CommandError) in try KDEConnectDesk().reachablePhones() },
                                         .gsConnect: answer { () throws(CommandError) in try GSConnectDesk().reachablePhones() }])
         }
-        let report = PhoneReadiness.report(settings: settings, reach: reach)
-        return Finding(check: "phones", level: report.isWarning ? .warning : .ok, message: report.message, fix: report.fix)
+        return Finding(check: "phones", PhoneReadiness.report(settings: settings, reach: reach))
     }
 
     /// What the CLI can see for itself: how libcanberra will reach the sound server.

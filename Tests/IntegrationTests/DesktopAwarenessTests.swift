@@ -23,6 +23,19 @@ import Testing
         #expect(findings.allSatisfy { $0["level"] as? String != "problem" }, "\(doctor.stdout)")
     }
 
+    /// The demo's session (dunst, PulseAudio, no panel, no phone link): all is well for what
+    /// alarms need, and the panel and the phones are named as optional, not as faults.
+    @Test func doctorSaysAllIsWellInTheDemosSessionAndNamesTheOptionalParts() throws {
+        let fixture = try AgentSession("doctor-demo")
+        let doctor = try fixture.tocsin("doctor")
+        #expect(doctor.status == 0, "\(doctor)")
+        let lines = doctor.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains("optional panel: no panel shows Tocsin's tray item: countdowns show in their notifications only"), "\(doctor.stdout)")
+        #expect(lines.contains("optional phones: off, and neither KDE Connect nor GSConnect runs here"), "\(doctor.stdout)")
+        #expect(!lines.contains { $0.hasPrefix("warning") || $0.hasPrefix("PROBLEM") }, "\(doctor.stdout)")
+        #expect(lines.last == "All is well: alarms will be seen and heard here (2 optional parts not set up).", "\(doctor.stdout)")
+    }
+
     @Test func pausedDunstIsDetectedFollowedAndReported() throws {
         let fixture = try AgentSession("dnd-doctor")
         try fixture.session.setNotificationsPaused(true)

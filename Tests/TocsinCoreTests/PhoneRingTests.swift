@@ -131,24 +131,33 @@ struct PhoneRingTests {
         #expect(throws: StoreError.self) { try store.load() }
     }
 
-    @Test("What the doctor says: off; on with phones in reach; on with no service answering or no phone in reach; unreadable settings")
+    @Test("What the doctor says: off (optional without a phone link); on with phones in reach; on with no service answering or no phone in reach; unreadable settings")
     func readiness() {
         let on = PhoneRingSettings(isEnabled: true, delay: 30)
         let pixel = PhoneReach.Phone(service: .kdeConnect, id: "a1", name: "Pixel", objectPath: "/modules/kdeconnect/devices/a1")
         let tablet = PhoneReach.Phone(service: .gsConnect, id: "b2", name: "Tablet", objectPath: "/org/gnome/Shell/Extensions/GSConnect/Device/b2")
+        let noService = PhoneReach.outcome([.kdeConnect: .noAnswer("not running"), .gsConnect: .noAnswer("gone")])
+        let noPhone = PhoneReach.outcome([.kdeConnect: .phones([]), .gsConnect: .noAnswer("gone")])
         #expect(PhoneReadiness.report(settings: .success(.off), reach: nil)
-                == .init(isWarning: false, message: "off (tocsin phone enable rings your paired phones when nobody answers)"))
+                == .init(.ok, "off (tocsin phone enable rings your paired phones when nobody answers)"))
+        #expect(PhoneReadiness.report(settings: .success(.off), reach: .ring([pixel]))
+                == .init(.ok, "off (tocsin phone enable rings your paired phones when nobody answers)"))
+        let offAlone = PhoneReadiness.report(settings: .success(.off), reach: noService)
+        #expect(offAlone.level == .optional && offAlone.message == "off, and neither KDE Connect nor GSConnect runs here")
+        #expect(offAlone.fix?.hasPrefix("To have unanswered alarms ring your phone: install KDE Connect") == true)
+        let offUnpaired = PhoneReadiness.report(settings: .success(.off), reach: noPhone)
+        #expect(offUnpaired.level == .optional && offUnpaired.message == "off, and KDE Connect knows no paired phone within reach")
         #expect(PhoneReadiness.report(settings: .success(on), reach: .ring([pixel, tablet]))
-                == .init(isWarning: false, message: "on after 30 s unanswered: Pixel, Tablet will ring"))
-        let silent = PhoneReadiness.report(settings: .success(on), reach: PhoneReach.outcome([.kdeConnect: .noAnswer("not running"), .gsConnect: .noAnswer("gone")]))
-        #expect(silent.isWarning && silent.message
+                == .init(.ok, "on after 30 s unanswered: Pixel, Tablet will ring"))
+        let silent = PhoneReadiness.report(settings: .success(on), reach: noService)
+        #expect(silent.level == .warning && silent.message
                 == "on after 30 s unanswered, but neither KDE Connect nor GSConnect answers (KDE Connect: not running; GSConnect: gone): no phone will ring")
         #expect(silent.fix == "Start KDE Connect (kdeconnectd), or GSConnect on GNOME, and pair your phone.")
-        let none = PhoneReadiness.report(settings: .success(on), reach: PhoneReach.outcome([.kdeConnect: .phones([]), .gsConnect: .noAnswer("gone")]))
-        #expect(none.isWarning && none.message == "on after 30 s unanswered, but KDE Connect knows no paired phone within reach: none will ring")
+        let none = PhoneReadiness.report(settings: .success(on), reach: noPhone)
+        #expect(none.level == .warning && none.message == "on after 30 s unanswered, but KDE Connect knows no paired phone within reach: none will ring")
         #expect(none.fix == "Pair the phone in KDE Connect or GSConnect, or bring it onto the same network.")
         let unreadable = PhoneReadiness.report(settings: .failure(StoreError("phone.json could not be read (x)")), reach: nil)
-        #expect(unreadable.isWarning && unreadable.message == "phone.json could not be read (x): no phone will ring")
+        #expect(unreadable.level == .warning && unreadable.message == "phone.json could not be read (x): no phone will ring")
         #expect(PhoneReadiness.report(settings: .success(on), reach: nil).message.hasSuffix("no phone service was asked: none will ring"))
     }
 

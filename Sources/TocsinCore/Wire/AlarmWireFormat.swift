@@ -31,6 +31,8 @@ public enum AlarmWireFormat {
         case notificationProgress = "notification-progress", doNotDisturb = "do-not-disturb"
         case doNotDisturbHidesAlerts = "do-not-disturb-hides-alerts", doNotDisturbMechanism = "do-not-disturb-mechanism"
         case soundProblem = "sound-problem", alarmSoundInstalled = "alarm-sound-installed", watchers
+        /// Who shows the tray item: `PanelReadiness.Host`'s raw values.
+        case panel
     }
 
     /// Keys of an application's dictionary in the `ListApplications` reply.

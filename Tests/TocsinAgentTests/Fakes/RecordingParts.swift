@@ -88,6 +88,7 @@ final class RecordingAppIntents: AppIntentsDelivering {
 final class RecordingTray: TrayShowing {
     var isHosted: Bool
     init(hosted: Bool) { isHosted = hosted }
+    var host: PanelReadiness.Host { isHosted ? .tray : .none }
     var onHostChange: () -> Void = {}
     var onAction: (TrayContent.Action) -> Void = { _ in }
     private(set) var shown: [TrayContent?] = []
