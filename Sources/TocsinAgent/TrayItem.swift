@@ -123,8 +123,20 @@ final class TrayItem {
         let old = self.content
         guard content != old else { return }
         self.content = content
-        if let content, ids.adopt(content.menu) {
-            emit(Self.menuPath, Self.menuInterface, "LayoutUpdated", Variant.tuple([g_variant_new_uint32(ids.revision), g_variant_new_int32(0)]))
+        if let content {
+            switch ids.adopt(content.menu) {
+            case .none:
+                break
+            case .labels(let labels):
+                let updated: [OpaquePointer?] = labels.sorted { $0.key < $1.key }.map { id, label in
+                    Variant.tuple([g_variant_new_int32(id), Variant.make(dictionary: ["label": .string(label)])])
+                }
+                let updatedArray = updated.withUnsafeBufferPointer { g_variant_new_array(Variant.type("(ia{sv})"), $0.baseAddress, gsize($0.count))! }
+                let removed = g_variant_new_array(Variant.type("(ias)"), nil, 0)!
+                emit(Self.menuPath, Self.menuInterface, "ItemsPropertiesUpdated", Variant.tuple([updatedArray, removed]))
+            case .layout:
+                emit(Self.menuPath, Self.menuInterface, "LayoutUpdated", Variant.tuple([g_variant_new_uint32(ids.revision), g_variant_new_int32(0)]))
+            }
         }
         switch (old, content) {
         case (nil, let new?):
@@ -138,6 +150,7 @@ final class TrayItem {
             if old.iconName != new.iconName { emit(Self.itemPath, Self.itemInterface, "NewIcon", Variant.tuple([])) }
             if old.tooltip != new.tooltip { emit(Self.itemPath, Self.itemInterface, "NewToolTip", Variant.tuple([])) }
             if old.status != new.status { emit(Self.itemPath, Self.itemInterface, "NewStatus", Variant.tuple([g_variant_new_string(new.status.rawValue)])) }
+            if old.title != new.title { emit(Self.itemPath, Self.itemInterface, "NewTitle", Variant.tuple([])) }
             if old.label != new.label {
                 emit(Self.itemPath, Self.itemInterface, "XAyatanaNewLabel", Variant.tuple([g_variant_new_string(new.label), g_variant_new_string("")]))
             }

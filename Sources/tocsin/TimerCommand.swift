@@ -28,7 +28,7 @@ enum TimerCommand: Command {
         let request = options.request(kind: .timer, duration: duration)
         let now = Date()
         let alarm = try RequestSender.schedule(request, now: now, command: name)
-        let fireDate = now.addingTimeInterval(request.duration)
+        let fireDate = alarm.fireDate ?? now.addingTimeInterval(request.duration)
         Output.note("“\(alarm.title)” rings in \(DurationFormat.spoken(request.duration)), at \(AlarmText.writer.timeOfDay(fireDate)).")
     }
 }

@@ -17,8 +17,9 @@ enum WatchCommand: Command {
           --json            one JSON object per line: {"time":…, "event":…, "alarm":{…}}; when the
                             agent goes away or returns: {"time":…, "event":"agent-stopped"|"agent-started"}
           --format FORMAT   what a status bar shows instead: the nearest countdown ("Pasta 2:59"),
-                            what rings ("🔔 Pasta") or what is paused, a line each time it changes
-                            (each second while something counts down; one idle line otherwise).
+                            what rings ("Pasta ringing") or what is paused ("Tea 1:00 paused"),
+                            a line each time it changes (each second while something counts
+                            down; one idle line otherwise).
                             waybar: {"text", "tooltip", "class", "alt", "percentage"}, with
                             "return-type": "json"; i3blocks (interval=persist) and polybar
                             (tail = true): the text. Bind a click to “tocsin stop”.

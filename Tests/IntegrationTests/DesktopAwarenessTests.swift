@@ -242,9 +242,9 @@ import Testing
         let lines = server.standardOutput().split(separator: "\n").filter { $0.contains("|Plain|") }
         let countdown = try #require(lines.first)
         // A click answers too (the default action): the text says what it does, then the commands.
-        #expect(countdown.contains("\\nClick: pause · Pause: tocsin pause \(short) · cancel: tocsin cancel \(short)"), "\(countdown)")
+        #expect(countdown.contains("\\nClick to pause. Type tocsin pause \(short) to pause, tocsin cancel \(short) to cancel."), "\(countdown)")
         let alert = try #require(lines.last)
-        #expect(alert.contains("\\nClick: stop · Stop: tocsin stop · snooze: tocsin snooze"), "\(alert)")
+        #expect(alert.contains("\\nClick to stop. Type tocsin stop to stop, tocsin snooze to snooze."), "\(alert)")
         let doctor = try fixture.tocsin("doctor")
         #expect(doctor.stdout.contains("warning  notifications: fake-notification-server 1.0: it shows no buttons"), "\(doctor.stdout)")
         #expect(try fixture.tocsin("stop").status == 0)

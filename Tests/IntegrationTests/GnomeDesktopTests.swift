@@ -14,7 +14,7 @@ import Testing
         try Self.letTheStartUpBannersGo(fixture)
         let id = try fixture.startTimer("5m", "--title", "Pasta")
         let banner = try fixture.session.waitForScreen("the countdown's banner") { $0.contains("Pasta") && $0.contains("remaining") }
-        #expect(banner.contains("Click: pause"), "the banner does not say what a click does:\n\(banner)")
+        #expect(banner.contains("Click to pause"), "the banner does not say what a click does:\n\(banner)")
         banner.keepForREADME(as: "gnome-countdown.png")
 
         // A person moving the mouse: the banner goes after its few seconds, though the countdown goes on.

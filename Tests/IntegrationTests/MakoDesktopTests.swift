@@ -16,7 +16,7 @@ import Testing
         #expect(try fixture.eventually { shown = try Self.shown(fixture, titled: "Pasta"); return shown?.body.contains("remaining") == true },
                 "mako does not list the countdown")
         let countdown = try #require(shown)
-        #expect(countdown.body.contains("Click: pause · Pause: tocsin pause \(short) · cancel: tocsin cancel \(short)"), "\(countdown.body)")
+        #expect(countdown.body.contains("Click to pause. Type tocsin pause \(short) to pause, tocsin cancel \(short) to cancel."), "\(countdown.body)")
         let screen = try fixture.session.waitForScreen("Pasta and its time left") { $0.contains("Pasta") && $0.contains("remaining") }
         #expect(screen.contains("tocsin pause"), "the commands are not readable on screen:\n\(screen)")
         screen.keepForREADME(as: "mako-countdown.png")
@@ -56,10 +56,10 @@ import Testing
         #expect(fixture.eventually { fixture.agentLog.contains("“Tea” is ringing, but its alert is hidden (mako's do-not-disturb mode)") }, "\(fixture.agentLog)")
 
         try fixture.session.setDoNotDisturb(false)
-        let ringing = try fixture.session.waitForScreen("the alert once do-not-disturb is off") { $0.contains("Tea") && $0.contains("Click: stop") }
+        let ringing = try fixture.session.waitForScreen("the alert once do-not-disturb is off") { $0.contains("Tea") && $0.contains("Click to stop") }
         ringing.keepForREADME(as: "mako-alert.png")
         let shownAlert = try #require(alert)
-        #expect(shownAlert.body.contains("Click: stop · Stop: tocsin stop"), "\(shownAlert.body)")
+        #expect(shownAlert.body.contains("Click to stop. Type tocsin stop to stop"), "\(shownAlert.body)")
 
         try fixture.expectStoppedIntoSilence(id, recording: recording) { try fixture.session.makoctl("invoke", "-n", String(shownAlert.id), "default") }
         #expect(try fixture.eventually { try Self.shown(fixture, titled: "Tea") == nil }, "the alert is still listed")

@@ -66,14 +66,14 @@ struct AlarmScheduleBehaviourTests {
         #expect(book.nextDeadline == utc("2026-01-05T06:00:00Z"))
 
         #expect(writer.liveActivity(for: counting, at: utc("2026-01-05T05:45:00Z")) == NotificationContent(
-            role: .countdown, summary: "Wake up", body: "15:00 remaining · ends 07:00", progress: 0,
+            role: .countdown, summary: "Wake up", body: "15:00 remaining, ends 07:00.", progress: 0,
             actions: [NotificationContent.Action(.pause, label: "Pause"), NotificationContent.Action(.cancel, label: "Cancel")],
             urgency: .normal, isPersistent: true,
-            commandLineHint: "Pause: tocsin pause 00000000 · cancel: tocsin cancel 00000000",
+            commandLineHint: "Type tocsin pause 00000000 to pause, tocsin cancel 00000000 to cancel.",
             defaultIntent: .pause
         ))
         let halfway = try #require(writer.liveActivity(for: counting, at: utc("2026-01-05T05:52:30Z")))
-        #expect(halfway.body == "7:30 remaining · ends 07:00")
+        #expect(halfway.body == "7:30 remaining, ends 07:00.")
         #expect(halfway.progress == 50)
 
         #expect(book.advance(to: utc("2026-01-05T06:00:00Z").addingTimeInterval(-0.001)).isEmpty)
@@ -83,7 +83,7 @@ struct AlarmScheduleBehaviourTests {
         let ringing = try #require(book[fixedID(1)])
         #expect(ringing.state == .alerting(since: utc("2026-01-05T06:00:00Z")))
         #expect(try #require(writer.liveActivity(for: ringing, at: utc("2026-01-05T06:00:01Z"))).body
-                == "Alarm · ringing since 07:00 · 07:00 on weekdays")
+                == "Alarm ringing since 07:00, set for 07:00 on weekdays.")
     }
 
     @Test("Set inside its pre-alert window, an alarm counts down at once, its progress counting from the window's start")

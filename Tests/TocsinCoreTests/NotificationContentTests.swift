@@ -16,8 +16,8 @@ struct NotificationContentTests {
         silent.soundProblem = "no sound server reachable (Not available)"
         let alarm = Fixture.alarm(state: .alerting(since: at(60)))
         let content = try #require(silent.liveActivity(for: alarm, at: at(61)))
-        #expect(content.body.hasSuffix("\nNo sound: no sound server reachable (Not available)"), "\(content.body)")
-        #expect(content.commandLineHint == "Stop: tocsin stop")
+        #expect(content.body.hasSuffix("\nNo sound: no sound server reachable (Not available)."), "\(content.body)")
+        #expect(content.commandLineHint == "Type tocsin stop to stop.")
         #expect(try #require(writer.liveActivity(for: alarm, at: at(61))).body.contains("No sound") == false)
     }
 
@@ -28,12 +28,12 @@ struct NotificationContentTests {
         #expect(content == NotificationContent(
             role: .countdown,
             summary: "Pasta",
-            body: "2:15 remaining · ends 08:03",
+            body: "2:15 remaining, ends 08:03.",
             progress: 25,
             actions: [NotificationContent.Action(key: "pause", label: "Pause"), NotificationContent.Action(key: "cancel", label: "Cancel")],
             urgency: .normal,
             isPersistent: true,
-            commandLineHint: "Pause: tocsin pause \(Self.short(alarm)) · cancel: tocsin cancel \(Self.short(alarm))",
+            commandLineHint: "Type tocsin pause \(Self.short(alarm)) to pause, tocsin cancel \(Self.short(alarm)) to cancel.",
             defaultIntent: .pause
         ))
     }
@@ -41,16 +41,16 @@ struct NotificationContentTests {
     @Test("Counting down: the time left is rounded up like the clock")
     func countdownRounding() throws {
         let alarm = Fixture.alarm(duration: 180)
-        #expect(try #require(writer.liveActivity(for: alarm, at: t0)).body == "3:00 remaining · ends 08:03")
-        #expect(try #require(writer.liveActivity(for: alarm, at: at(0.4))).body == "3:00 remaining · ends 08:03")
-        #expect(try #require(writer.liveActivity(for: alarm, at: at(179.9))).body == "0:01 remaining · ends 08:03")
+        #expect(try #require(writer.liveActivity(for: alarm, at: t0)).body == "3:00 remaining, ends 08:03.")
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(0.4))).body == "3:00 remaining, ends 08:03.")
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(179.9))).body == "0:01 remaining, ends 08:03.")
         #expect(try #require(writer.liveActivity(for: alarm, at: t0)).progress == 0)
     }
 
     @Test("Counting down an hour or more uses h:mm:ss")
     func countdownLong() throws {
         let alarm = Fixture.alarm(duration: 5400)
-        #expect(try #require(writer.liveActivity(for: alarm, at: at(1))).body == "1:29:59 remaining · ends 09:30")
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(1))).body == "1:29:59 remaining, ends 09:30.")
     }
 
     @Test("Paused: “Paused”, the time left, progress, Resume + Cancel")
@@ -60,11 +60,11 @@ struct NotificationContentTests {
         #expect(content == NotificationContent(
             role: .paused,
             summary: "Pasta",
-            body: "Paused · 0:50 remaining",
+            body: "Paused, 0:50 remaining.",
             progress: 17,
             actions: [NotificationContent.Action(.resume, label: "Resume"), NotificationContent.Action(.cancel, label: "Cancel")],
             isPersistent: true,
-            commandLineHint: "Resume: tocsin resume \(Self.short(alarm)) · cancel: tocsin cancel \(Self.short(alarm))",
+            commandLineHint: "Type tocsin resume \(Self.short(alarm)) to resume, tocsin cancel \(Self.short(alarm)) to cancel.",
             defaultIntent: .resume
         ))
         #expect(content.urgency == .normal)
@@ -80,7 +80,7 @@ struct NotificationContentTests {
         let alarm = Fixture.alarm(duration: 180, snooze: 300, button: button, state: .alerting(since: at(180)))
         let content = try #require(writer.liveActivity(for: alarm, at: at(200)))
         #expect(content.summary == "Pasta")
-        #expect(content.body == "Time’s up · 3:00 timer, rang at 08:03")
+        #expect(content.body == "Time’s up: 3:00 timer, rang at 08:03.")
         #expect(content.urgency == .critical)
         #expect(content.isPersistent)
         #expect(content.progress == nil)
@@ -91,7 +91,7 @@ struct NotificationContentTests {
     @Test("Ringing after a snooze still names the timer's own length and says when it rang again")
     func alertingAfterSnooze() throws {
         let alarm = Fixture.alarm(duration: 3723, snooze: 300, button: Fixture.snoozeButton, state: .alerting(since: at(5000)))
-        #expect(try #require(writer.liveActivity(for: alarm, at: at(5001))).body == "Time’s up · 1:02:03 timer, rang at 09:23")
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(5001))).body == "Time’s up: 1:02:03 timer, rang at 09:23.")
     }
 
     @Test("A scheduled alarm shows no live activity")
@@ -100,10 +100,10 @@ struct NotificationContentTests {
     }
 
     @Test("An alarm ringing says so, since when (not when it was due), and its schedule", arguments: [
-        (AlarmSchedule.timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), "Alarm · ringing since 08:01 · 07:00 on weekdays"),
-        (.timeOfDay(Fixture.time(6, 30), weekdays: Weekday.everyDay), "Alarm · ringing since 08:01 · 06:30 daily"),
-        (.localDateTime(Fixture.date(2027, 1, 15), Fixture.time(8)), "Alarm · ringing since 08:01 · Fri 15 Jan 2027 08:00"),
-        (.fixed(t0), "Alarm · ringing since 08:01 · Fri 15 Jan 2027 08:00 UTC"),
+        (AlarmSchedule.timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), "Alarm ringing since 08:01, set for 07:00 on weekdays."),
+        (.timeOfDay(Fixture.time(6, 30), weekdays: Weekday.everyDay), "Alarm ringing since 08:01, set for 06:30 daily."),
+        (.localDateTime(Fixture.date(2027, 1, 15), Fixture.time(8)), "Alarm ringing since 08:01."),
+        (.fixed(t0), "Alarm ringing since 08:01."),
     ])
     func alerting(schedule: AlarmSchedule, body: String) throws {
         let alarm = Fixture.alarm(title: "Wake up", schedule: schedule, snooze: 540, button: Fixture.snoozeButton, state: .alerting(since: at(60)))
@@ -112,7 +112,7 @@ struct NotificationContentTests {
             role: .alert, summary: "Wake up", body: body,
             actions: [NotificationContent.Action(.stop, label: "Stop"), NotificationContent.Action(.secondary, label: "Snooze")],
             urgency: .critical, isPersistent: true,
-            commandLineHint: "Stop: tocsin stop · snooze: tocsin snooze",
+            commandLineHint: "Type tocsin stop to stop, tocsin snooze to snooze.",
             defaultIntent: .stop
         ))
     }
@@ -123,27 +123,27 @@ struct NotificationContentTests {
                                      state: .countdown(CountdownPhase(fireDate: at(400), duration: 300)))
         counting.snoozes = 1
         let countdown = try #require(writer.liveActivity(for: counting, at: at(101)))
-        #expect(countdown.body == "Snoozed · 4:59 remaining · rings again at 08:06")
+        #expect(countdown.body == "Snoozed: 4:59 remaining, rings again at 08:06.")
         #expect(countdown.role == .countdown)
         var paused = counting
         paused.state = .paused(PausedPhase(remaining: 120, duration: 300))
-        #expect(try #require(writer.liveActivity(for: paused, at: at(200))).body == "Snooze paused · 2:00 remaining")
+        #expect(try #require(writer.liveActivity(for: paused, at: at(200))).body == "Snooze paused, 2:00 remaining.")
         var ringing = counting
         ringing.state = .alerting(since: at(400))
-        #expect(try #require(writer.liveActivity(for: ringing, at: at(401))).body == "Time’s up again · snoozed once, rang again at 08:06 · 1:00 timer")
+        #expect(try #require(writer.liveActivity(for: ringing, at: at(401))).body == "Time’s up again: snoozed once, rang again at 08:06 (1:00 timer).")
         ringing.snoozes = 2
-        #expect(try #require(writer.liveActivity(for: ringing, at: at(401))).body.hasPrefix("Time’s up again · snoozed twice,"))
+        #expect(try #require(writer.liveActivity(for: ringing, at: at(401))).body.hasPrefix("Time’s up again: snoozed twice,"))
         var alarm = Fixture.alarm(title: "Wake up", schedule: .timeOfDay(Fixture.time(6, 30), weekdays: Weekday.everyDay), snooze: 540,
                                   button: Fixture.snoozeButton, state: .alerting(since: at(60)))
         alarm.snoozes = 3
-        #expect(try #require(writer.liveActivity(for: alarm, at: at(61))).body == "Alarm again · snoozed 3 times, ringing again since 08:01 · 06:30 daily")
+        #expect(try #require(writer.liveActivity(for: alarm, at: at(61))).body == "Alarm ringing again since 08:01, snoozed 3 times, set for 06:30 daily.")
     }
 
-    @Test("A fixed instant in the ringing body is shown in the writer's zone, with its offset")
+    @Test("A fixed instant's ring is told in the writer's zone; a one-shot does not repeat its own time")
     func alertingFixedInZone() throws {
         let berlin = NotificationContentWriter(timeZone: Fixture.zone("Europe/Berlin"), localeIdentifier: "en_GB")
         let alarm = Fixture.alarm(title: "Call", schedule: .fixed(t0), state: .alerting(since: t0))
-        #expect(try #require(berlin.liveActivity(for: alarm, at: t0)).body == "Alarm · ringing since 09:00 · Fri 15 Jan 2027 09:00 UTC+1")
+        #expect(try #require(berlin.liveActivity(for: alarm, at: t0)).body == "Alarm ringing since 09:00.")
     }
 
     @Test("An alarm's pre-alert countdown looks like a timer's: time left, end, progress, Pause + Cancel")
@@ -151,10 +151,10 @@ struct NotificationContentTests {
         let alarm = Fixture.alarm(title: "Wake up", schedule: .fixed(at(900)), duration: 900,
                                   state: .countdown(CountdownPhase(fireDate: at(900), duration: 900, followsWallClock: true)))
         #expect(try #require(writer.liveActivity(for: alarm, at: at(450))) == NotificationContent(
-            role: .countdown, summary: "Wake up", body: "7:30 remaining · ends 08:15", progress: 50,
+            role: .countdown, summary: "Wake up", body: "7:30 remaining, ends 08:15.", progress: 50,
             actions: [NotificationContent.Action(.pause, label: "Pause"), NotificationContent.Action(.cancel, label: "Cancel")],
             urgency: .normal, isPersistent: true,
-            commandLineHint: "Pause: tocsin pause \(Self.short(alarm)) · cancel: tocsin cancel \(Self.short(alarm))",
+            commandLineHint: "Type tocsin pause \(Self.short(alarm)) to pause, tocsin cancel \(Self.short(alarm)) to cancel.",
             defaultIntent: .pause
         ))
     }
@@ -245,7 +245,7 @@ struct NotificationContentTests {
     func bodyUsesLocale() throws {
         let writer = NotificationContentWriter(timeZone: try #require(TimeZoneRules(identifier: "America/New_York")), localeIdentifier: "en_US")
         let content = try #require(writer.liveActivity(for: Fixture.alarm(duration: 180), at: at(1)))
-        #expect(content.body == "2:59 remaining · ends 3:03 AM")
+        #expect(content.body == "2:59 remaining, ends 3:03 AM.")
     }
 
     @Test("Actions carry intent raw values as keys; urgencies map to the notification spec's bytes")

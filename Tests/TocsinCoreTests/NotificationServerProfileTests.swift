@@ -27,12 +27,12 @@ struct NotificationServerProfileTests {
     }
 
     static let countdown = NotificationContent(
-        role: .countdown, summary: "Tea & <b>cake</b>", body: "2:15 remaining · ends 08:03", progress: 25,
+        role: .countdown, summary: "Tea & <b>cake</b>", body: "2:15 remaining, ends 08:03.", progress: 25,
         actions: [.init(.pause, label: "Pause"), .init(.cancel, label: "Cancel")], isPersistent: true,
-        commandLineHint: "Pause: tocsin pause 3f2b8c1e · cancel: tocsin cancel 3f2b8c1e", defaultIntent: .pause)
+        commandLineHint: "Type tocsin pause 3f2b8c1e to pause, tocsin cancel 3f2b8c1e to cancel.", defaultIntent: .pause)
     static let alert = NotificationContent(
         role: .alert, summary: "Pasta", body: "Time’s up · \"5:00\" <timer>", actions: [.init(.stop, label: "Stop"), .init(.secondary, label: "Snooze")],
-        urgency: .critical, isPersistent: true, commandLineHint: "Stop: tocsin stop · snooze: tocsin snooze", defaultIntent: .stop)
+        urgency: .critical, isPersistent: true, commandLineHint: "Type tocsin stop to stop, tocsin snooze to snooze.", defaultIntent: .stop)
     static let notice = NotificationContent(role: .notice, summary: "Missed: Wake up (07:00)", body: "It was due at 07:00.", isPersistent: false)
     static let consent = NotificationContentWriter.consentQuestion(app: "org.example.Cook", confinement: .flatpak, alarmLimit: 100)
 
@@ -66,7 +66,7 @@ struct NotificationServerProfileTests {
         #expect(profile.drawsButtons)
         #expect(profile.namesCommands)
         let payload = NotificationPayload(Self.alert, profile: profile)
-        #expect(payload.body.hasSuffix("\nStop: tocsin stop · snooze: tocsin snooze"), "no “Click:”: it has buttons")
+        #expect(payload.body.hasSuffix("\nType tocsin stop to stop, tocsin snooze to snooze."), "no “Click to”: it has buttons")
     }
 
     @Test("Until the server answers: buttons and markup assumed, the commands named")
@@ -85,11 +85,11 @@ struct NotificationServerProfileTests {
         #expect(NotificationPayload(Self.countdown, profile: Self.profile(.mako)).progress == 25)
         let xfce = NotificationPayload(Self.countdown, profile: Self.profile(.xfce))
         #expect(xfce.progress == nil, "xfce4-notifyd draws a value notification as a bare gauge")
-        #expect(xfce.body == "2:15 remaining · ends 08:03\n■■□□□□□□□□ 25%")
+        #expect(xfce.body == "2:15 remaining, ends 08:03.\n■■□□□□□□□□ 25% done.", "a sentence, as every line is")
         for family in [NotificationServerFamily.gnomeShell, .plasma] {
             let payload = NotificationPayload(Self.countdown, profile: Self.profile(family))
             #expect(payload.progress == nil)
-            #expect(payload.body.hasPrefix("2:15 remaining · ends 08:03"))
+            #expect(payload.body.hasPrefix("2:15 remaining, ends 08:03."))
             #expect(!payload.body.contains("%"))
         }
     }
@@ -107,11 +107,11 @@ struct NotificationServerProfileTests {
     func makoNamesCommands() {
         let profile = Self.profile(.mako)
         #expect(NotificationPayload(Self.alert, profile: profile).body
-            == "Time’s up · &quot;5:00&quot; &lt;timer&gt;\nClick: stop · Stop: tocsin stop · snooze: tocsin snooze")
+            == "Time’s up · &quot;5:00&quot; &lt;timer&gt;\nClick to stop. Type tocsin stop to stop, tocsin snooze to snooze.")
         #expect(NotificationPayload(Self.countdown, profile: profile).body
-            == "2:15 remaining · ends 08:03\nClick: pause · Pause: tocsin pause 3f2b8c1e · cancel: tocsin cancel 3f2b8c1e")
+            == "2:15 remaining, ends 08:03.\nClick to pause. Type tocsin pause 3f2b8c1e to pause, tocsin cancel 3f2b8c1e to cancel.")
         #expect(NotificationPayload(Self.notice, profile: profile).body == "It was due at 07:00.", "a notice has nothing to do")
-        #expect(NotificationPayload(Self.consent, profile: profile).body.hasSuffix("\nAllow: tocsin auth grant org.example.Cook · refuse: tocsin auth revoke org.example.Cook"),
+        #expect(NotificationPayload(Self.consent, profile: profile).body.hasSuffix("\nType tocsin auth grant org.example.Cook to allow, tocsin auth revoke org.example.Cook to refuse."),
                 "no click: the consent question has no default action")
     }
 
@@ -153,11 +153,11 @@ struct NotificationServerProfileTests {
     @Test("GNOME Shell: a live countdown shows no buttons, so its body says a click pauses; paused and ringing show their buttons")
     func gnomeClick() {
         let gnome = Self.profile(.gnomeShell)
-        #expect(NotificationPayload(Self.countdown, profile: gnome).body == "2:15 remaining · ends 08:03\nClick: pause")
+        #expect(NotificationPayload(Self.countdown, profile: gnome).body == "2:15 remaining, ends 08:03.\nClick to pause.")
         #expect(NotificationPayload(Self.alert, profile: gnome).body == "Time’s up · &quot;5:00&quot; &lt;timer&gt;")
         var paused = Self.countdown
         paused.role = .paused
-        #expect(NotificationPayload(paused, profile: gnome).body == "2:15 remaining · ends 08:03")
+        #expect(NotificationPayload(paused, profile: gnome).body == "2:15 remaining, ends 08:03.")
         #expect(gnome.alertNeedsNewNotification, "a replaced banner shows no Stop")
         #expect(NotificationServerFamily.allCases.filter { Self.profile($0).alertNeedsNewNotification } == [.gnomeShell])
     }

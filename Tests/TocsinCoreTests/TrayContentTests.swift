@@ -22,7 +22,8 @@ struct TrayContentTests {
         #expect(content.status == .active && content.itemIsMenu && content.changesWithTime)
         #expect(content.iconName == "io.github.tocsin.Agent-countdown-symbolic")
         #expect(content.label == "Pasta 9:59" && content.tooltip == "Pasta: 9:59 left")
-        #expect(content.menu.first?.label == "Pasta: ends \(writer.timeOfDay(at(600)))")
+        #expect(content.title == "Tocsin: Pasta, counting down")
+        #expect(content.menu.first?.label == "Pasta: 9:59 left, ends \(writer.timeOfDay(at(600)))")
         let id = pasta.uuidString.lowercased()
         #expect(content.menu.map(\.key) == ["alarm:\(id)", "alarm:\(id):pause", "alarm:\(id):cancel", "separator:\(id)", "new-timer", "stop-all"])
         #expect(content.menu[1].action == .intent(.pause, pasta))
@@ -38,28 +39,41 @@ struct TrayContentTests {
         _ = book.advance(to: at(1))
         let content = try #require(TrayContent(alarms: book.alarms, now: at(2), timeOfDay: writer.timeOfDay))
         #expect(content.status == .needsAttention && !content.itemIsMenu && !content.changesWithTime)
-        #expect(content.iconName == "io.github.tocsin.Agent-ringing-symbolic" && content.label == "🔔 Bread")
+        #expect(content.iconName == "io.github.tocsin.Agent-ringing-symbolic" && content.label == "Bread ringing")
+        #expect(content.title == "Tocsin: Bread, ringing" && content.menu.first?.label == "Bread: ringing")
         #expect(content.menu.compactMap(\.action) == [.intent(.stop, bread), .intent(.secondary, bread), .stopAllRinging])
         #expect(content.menu.last?.isEnabled == true)
     }
 
-    @Test("Menu ids stay with their entries, are never reused, and the revision grows only on change")
+    @Test("Paused: said in the label, the title and the menu")
+    func paused() throws {
+        var book = AlarmBook()
+        let tea = try book.schedule(AlarmRequest(title: "Tea", duration: 120), id: fixedID(1), now: t0).alarm.id
+        _ = try book.perform(.pause, on: tea, now: at(60))
+        let content = try #require(TrayContent(alarms: book.alarms, now: at(70), timeOfDay: writer.timeOfDay))
+        #expect(content.label == "Tea 1:00 paused" && content.title == "Tocsin: Tea, paused")
+        #expect(content.tooltip == "Tea: paused, 1:00 left" && content.menu.first?.label == "Tea: paused, 1:00 left")
+        #expect(content.iconName == "io.github.tocsin.Agent-paused-symbolic" && !content.changesWithTime)
+    }
+
+    @Test("Menu ids stay with their entries, are never reused; a tick changes labels only, a new state the layout")
     func ids() throws {
         var book = AlarmBook()
         let pasta = try book.schedule(AlarmRequest(title: "Pasta", duration: 600), id: fixedID(1), now: t0).alarm.id
         var ids = TrayMenuIDs()
         let first = try #require(TrayContent(alarms: book.alarms, now: at(1), timeOfDay: writer.timeOfDay))
-        #expect(ids.adopt(first.menu) && ids.revision == 1)
-        #expect(!ids.adopt(first.menu) && ids.revision == 1, "the same layout is no new revision")
+        #expect(ids.adopt(first.menu) == .layout && ids.revision == 1)
+        #expect(ids.adopt(first.menu) == .none && ids.revision == 1, "the same layout is no new revision")
         let aSecondLater = try #require(TrayContent(alarms: book.alarms, now: at(2), timeOfDay: writer.timeOfDay))
         #expect(aSecondLater.label != first.label, "the label ticks")
-        let changed = ids.adopt(aSecondLater.menu)
-        #expect(!changed && ids.revision == 1, "the menu does not: a countdown's second is no new layout")
+        let line = ids.id(of: "alarm:\(pasta.uuidString.lowercased())")
+        #expect(ids.adopt(aSecondLater.menu) == .labels([line: "Pasta: 9:58 left, ends \(writer.timeOfDay(at(600)))"]) && ids.revision == 1,
+                "a countdown's second changes its line's label, not the layout")
         let pause = ids.id(of: "alarm:\(pasta.uuidString.lowercased()):pause")
         #expect(ids.action(of: pause) == .intent(.pause, pasta))
         _ = try book.perform(.pause, on: pasta, now: at(2))
         let paused = try #require(TrayContent(alarms: book.alarms, now: at(3), timeOfDay: writer.timeOfDay))
-        #expect(ids.adopt(paused.menu) && ids.revision == 2)
+        #expect(ids.adopt(paused.menu) == .layout && ids.revision == 2)
         #expect(ids.action(of: pause) == nil, "a click on the gone Pause does nothing")
         let resume = ids.id(of: "alarm:\(pasta.uuidString.lowercased()):resume")
         #expect(resume != pause && ids.action(of: resume) == .intent(.resume, pasta))

@@ -55,8 +55,8 @@ public struct NotificationContent: Sendable, Equatable {
     public var urgency: Urgency
     /// Stays on screen until Tocsin removes it (never expires, `resident` set).
     public var isPersistent: Bool
-    /// What to type instead of pressing the buttons ("Stop: tocsin stop 3f2b8c1e"), shown by
-    /// servers that draw no buttons.
+    /// What to type instead of pressing the buttons, as a sentence ("Type tocsin stop to
+    /// stop."), shown by servers that draw no buttons.
     public var commandLineHint: String?
     /// What a click on the notification itself does (the `default` action), if anything: the
     /// one way to act on servers without buttons (mako) and in GNOME's message list.
@@ -108,14 +108,18 @@ public struct NotificationContentWriter: Sendable {
 
     /// The live activity of `alarm` at `now`; `nil` in states that show none (scheduled).
     /// A snooze's countdown and the ring after it say they are a snooze's.
+    ///
+    /// Each line of a body is a sentence that ends in a full stop: GNOME Shell shows a banner's
+    /// body on one line, and its message list, Plasma's history and others join lines with a
+    /// space, so "0:37 remaining, ends 21:49." and "Click to pause." must read right as one.
     public func liveActivity(for alarm: Alarm, at now: Date) -> NotificationContent? {
         let snoozed = alarm.snoozes.map(Self.times)
         switch alarm.state {
         case .countdown(let phase):
             let remaining = DurationFormat.clock(seconds: CountdownClock.displayedSeconds(remaining: phase.remaining(at: now)))
             let body = snoozed == nil
-                ? "\(remaining) remaining · ends \(timeOfDay(phase.fireDate))"
-                : "Snoozed · \(remaining) remaining · rings again at \(timeOfDay(phase.fireDate))"
+                ? "\(remaining) remaining, ends \(timeOfDay(phase.fireDate))."
+                : "Snoozed: \(remaining) remaining, rings again at \(timeOfDay(phase.fireDate))."
             return NotificationContent(
                 role: .countdown,
                 summary: alarm.title,
@@ -123,7 +127,7 @@ public struct NotificationContentWriter: Sendable {
                 progress: alarm.percentElapsed(at: now),
                 actions: [.init(.pause, label: "Pause"), .init(.cancel, label: "Cancel")],
                 isPersistent: true,
-                commandLineHint: "Pause: tocsin pause \(Self.shortID(alarm)) · cancel: tocsin cancel \(Self.shortID(alarm))",
+                commandLineHint: "Type tocsin pause \(Self.shortID(alarm)) to pause, tocsin cancel \(Self.shortID(alarm)) to cancel.",
                 defaultIntent: .pause
             )
         case .paused(let phase):
@@ -131,11 +135,11 @@ public struct NotificationContentWriter: Sendable {
             return NotificationContent(
                 role: .paused,
                 summary: alarm.title,
-                body: (snoozed == nil ? "Paused" : "Snooze paused") + " · \(DurationFormat.clock(seconds: remaining)) remaining",
+                body: (snoozed == nil ? "Paused" : "Snooze paused") + ", \(DurationFormat.clock(seconds: remaining)) remaining.",
                 progress: alarm.percentElapsed(at: now),
                 actions: [.init(.resume, label: "Resume"), .init(.cancel, label: "Cancel")],
                 isPersistent: true,
-                commandLineHint: "Resume: tocsin resume \(Self.shortID(alarm)) · cancel: tocsin cancel \(Self.shortID(alarm))",
+                commandLineHint: "Type tocsin resume \(Self.shortID(alarm)) to resume, tocsin cancel \(Self.shortID(alarm)) to cancel.",
                 defaultIntent: .resume
             )
         case .alerting(let since):
@@ -144,21 +148,22 @@ public struct NotificationContentWriter: Sendable {
                 actions.append(.init(.secondary, label: button.label))
             }
             let length = DurationFormat.clock(seconds: Int(alarm.countdownDuration.rounded()))
+            // A repeating alarm says when it rings again; a one-shot's time is the ring's own.
+            let repeats = alarm.schedule.flatMap { $0.isRepeating ? ", set for \($0.description(in: timeZone))" : nil } ?? ""
             let body = switch (alarm.kind, snoozed) {
-            case (.timer, nil): "Time’s up · \(length) timer, rang at \(timeOfDay(since))"
-            case (.timer, let snoozed?): "Time’s up again · snoozed \(snoozed), rang again at \(timeOfDay(since)) · \(length) timer"
-            case (.alarm, nil): "Alarm · ringing since \(timeOfDay(since))" + (alarm.schedule.map { " · \($0.description(in: timeZone))" } ?? "")
-            case (.alarm, let snoozed?): "Alarm again · snoozed \(snoozed), ringing again since \(timeOfDay(since))"
-                + (alarm.schedule.map { " · \($0.description(in: timeZone))" } ?? "")
+            case (.timer, nil): "Time’s up: \(length) timer, rang at \(timeOfDay(since))."
+            case (.timer, let snoozed?): "Time’s up again: snoozed \(snoozed), rang again at \(timeOfDay(since)) (\(length) timer)."
+            case (.alarm, nil): "Alarm ringing since \(timeOfDay(since))\(repeats)."
+            case (.alarm, let snoozed?): "Alarm ringing again since \(timeOfDay(since)), snoozed \(snoozed)\(repeats)."
             }
             return NotificationContent(
                 role: .alert,
                 summary: alarm.title,
-                body: soundProblem.map { body + "\nNo sound: \($0)" } ?? body,
+                body: soundProblem.map { body + "\n" + Self.sentence("No sound: \($0)") } ?? body,
                 actions: actions,
                 urgency: .critical,
                 isPersistent: true,
-                commandLineHint: "Stop: tocsin stop" + (alarm.secondaryButton?.behavior == .countdown ? " · snooze: tocsin snooze" : ""),
+                commandLineHint: "Type tocsin stop to stop" + (alarm.secondaryButton?.behavior == .countdown ? ", tocsin snooze to snooze." : "."),
                 defaultIntent: .stop
             )
         case .scheduled:
@@ -218,7 +223,7 @@ public struct NotificationContentWriter: Sendable {
             body: "\(grant) \(trust) You can change this later with “tocsin auth”.",
             actions: [.init(key: consentAllowKey, label: "Allow"), .init(key: consentDenyKey, label: "Don’t Allow")],
             urgency: .critical, isPersistent: true,
-            commandLineHint: "Allow: tocsin auth grant \(app) · refuse: tocsin auth revoke \(app)")
+            commandLineHint: "Type tocsin auth grant \(app) to allow, tocsin auth revoke \(app) to refuse.")
     }
 
     /// The action key of the consent question's Allow button.
@@ -230,6 +235,11 @@ public struct NotificationContentWriter: Sendable {
     public func dayOfMonth(_ date: Date) -> String {
         let day = ScheduleCalculator.wallClock(of: date, in: timeZone).date
         return "\(day.weekday) \(day.day) \(day.monthAbbreviation)"
+    }
+
+    /// `text` as a sentence: with a full stop unless it already ends in one (or in ! or ?).
+    static func sentence(_ text: String) -> String {
+        text.last.map { ".!?".contains($0) } == true ? text : text + "."
     }
 
     private static func shortID(_ alarm: Alarm) -> String {

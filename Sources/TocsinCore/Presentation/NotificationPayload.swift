@@ -68,16 +68,18 @@ public struct NotificationPayload: Sendable, Equatable {
         let isUpdate = shownFor != nil
         var body = content.body
         if profile.progress == .text, let progress = content.progress {
-            body += "\n" + Self.textBar(percent: progress)
+            body += "\n" + Self.textBar(percent: progress) + " done."
         }
         let defaultAction = !profile.takesDefaultAction ? nil
             : content.defaultIntent.flatMap { intent in content.actions.first { $0.key == intent.rawValue } }
         // Where there are no buttons, a click is the one thing to do with the mouse.
         let noButtons = !profile.drawsButtons || (profile.countdownShowsNoButtons && content.role == .countdown)
-        let click = noButtons ? defaultAction.map { "Click: \($0.label.lowercased())" } : nil
+        // Sentences, as the body's own lines are, so that a server joining the lines reads
+        // "…ends 21:49. Click to pause. Type tocsin pause 3f2b8c1e to pause, …".
+        let click = noButtons ? defaultAction.map { "Click to \($0.label.lowercased())." } : nil
         let commands = profile.namesCommands && !content.actions.isEmpty ? content.commandLineHint : nil
         if click != nil || commands != nil {
-            body += "\n" + [click, commands].compactMap { $0 }.joined(separator: " · ")
+            body += "\n" + [click, commands].compactMap { $0 }.joined(separator: " ")
         }
         role = content.role
         summary = content.summary

@@ -17,8 +17,9 @@ public struct PanelSummary: Equatable, Sendable {
 
     /// The state of the featured alarm.
     public var status: Status
-    /// The label: "Pasta 2:59", "Pasta 2:59 +1" with another alarm on screen, "⏸ Tea 1:00",
-    /// "🔔 Pasta"; empty when idle.
+    /// The label: "Pasta 2:59", "Pasta 2:59 +1" with another alarm on screen, "Tea 1:00
+    /// paused", "Pasta ringing"; empty when idle. The state is said in words, not in a symbol
+    /// the panel's font may lack: GNOME's top bar drew "⏸" and "🔔" as empty boxes.
     public var text: String
     /// One line per alarm on screen, featured first: "Pasta: 2:59 left", "Tea: paused, 1:00
     /// left", "Wake up: ringing"; empty when idle.
@@ -44,10 +45,10 @@ public struct PanelSummary: Equatable, Sendable {
         switch first.state {
         case .alerting:
             status = .ringing
-            label = "🔔 \(first.title)"
+            label = "\(first.title) ringing"
         case .paused:
             status = .paused
-            label = "⏸ \(first.title) \(Self.clock(Self.shownRemaining(of: first, at: now)))"
+            label = "\(first.title) \(Self.clock(Self.shownRemaining(of: first, at: now))) paused"
         case .countdown, .scheduled:
             status = .countdown
             label = "\(first.title) \(Self.clock(Self.shownRemaining(of: first, at: now)))"

@@ -55,7 +55,8 @@ public struct TrayContent: Equatable, Sendable {
 
     public var status: Status
     public var iconName: String
-    /// The item's title and the tooltip's title.
+    /// The item's title and the tooltip's title: what the featured alarm is doing, in words
+    /// that change with its state, not each second ("Tocsin: Pasta, paused").
     public var title: String
     /// The label panels that draw one show beside the icon (`XAyatanaLabel`): "Pasta 2:59".
     public var label: String
@@ -75,7 +76,7 @@ public struct TrayContent: Equatable, Sendable {
         let ringing = summary.status == .ringing
         status = ringing ? .needsAttention : .active
         iconName = Self.iconNames[summary.status] ?? "io.github.tocsin.Agent-symbolic"
-        title = "Tocsin"
+        title = Self.title(of: summary, alarms: alarms)
         label = summary.text
         tooltip = summary.lines.joined(separator: "\n")
         itemIsMenu = !ringing
@@ -83,7 +84,7 @@ public struct TrayContent: Equatable, Sendable {
         var menu: [MenuItem] = []
         for alarm in PanelSummary.ranked(alarms, at: now) {
             let id = alarm.id.uuidString.lowercased()
-            menu.append(MenuItem(key: "alarm:\(id)", label: Self.menuLine(for: alarm, timeOfDay: timeOfDay), isEnabled: false))
+            menu.append(MenuItem(key: "alarm:\(id)", label: Self.menuLine(for: alarm, at: now, timeOfDay: timeOfDay), isEnabled: false))
             for (intent, label) in Self.actions(of: alarm) {
                 menu.append(MenuItem(key: "alarm:\(id):\(intent.rawValue)", label: "    " + label, action: .intent(intent, alarm.id)))
             }
@@ -96,16 +97,29 @@ public struct TrayContent: Equatable, Sendable {
         self.menu = menu
     }
 
-    /// The menu's line for `alarm`: what it is doing, in words that change only with its state
-    /// ("Pasta: ends 15:05"), not the time left, which the label and the tooltip tick. A menu
-    /// whose labels change each second is a new layout each second, which every host fetches
-    /// again whole: with waybar's tray that tripled the agent's wake-ups during a countdown.
-    static func menuLine(for alarm: Alarm, timeOfDay: (Date) -> String) -> String {
+    /// "Tocsin: Pasta, counting down", "Tocsin: Tea, paused", "Tocsin: Pasta, ringing".
+    private static func title(of summary: PanelSummary, alarms: [Alarm]) -> String {
+        let featured = summary.featured.flatMap { id in alarms.first { $0.id == id } }?.title ?? ""
+        let doing = switch summary.status {
+        case .countdown: "counting down"
+        case .paused: "paused"
+        case .ringing: "ringing"
+        case .idle: ""
+        }
+        return "Tocsin: \(featured), \(doing)"
+    }
+
+    /// The menu's line for `alarm`: what it is doing, with the time left of a countdown as its
+    /// notification shows it ("Pasta: 4:25 left, ends 15:05"). Its ticking changes only the
+    /// line's label, which the tray item sends on its own (`TrayMenuIDs.Change.labels`).
+    static func menuLine(for alarm: Alarm, at now: Date, timeOfDay: (Date) -> String) -> String {
         switch alarm.state {
         case .alerting: "\(alarm.title): ringing"
         case .paused(let phase): "\(alarm.title): paused, \(PanelSummary.clock(phase.remaining)) left"
-        case .countdown(let phase) where alarm.snoozes != nil: "\(alarm.title): snoozed, rings again at \(timeOfDay(phase.fireDate))"
-        case .countdown(let phase): "\(alarm.title): ends \(timeOfDay(phase.fireDate))"
+        case .countdown(let phase) where alarm.snoozes != nil:
+            "\(alarm.title): snoozed, \(PanelSummary.clock(min(phase.remaining(at: now), phase.duration))) left, rings again at \(timeOfDay(phase.fireDate))"
+        case .countdown(let phase):
+            "\(alarm.title): \(PanelSummary.clock(min(phase.remaining(at: now), phase.duration))) left, ends \(timeOfDay(phase.fireDate))"
         case .scheduled: alarm.title
         }
     }

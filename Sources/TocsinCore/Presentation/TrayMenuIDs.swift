@@ -27,12 +27,36 @@ public struct TrayMenuIDs: Sendable {
         ids[key]
     }
 
+    /// How a new menu differs from the last one adopted.
+    public enum Change: Equatable, Sendable {
+        /// Not at all.
+        case none
+        /// Only the labels of these entries (by id), as the entries' `label` now reads: sent as
+        /// dbusmenu's ItemsPropertiesUpdated, which hosts apply as they stand. A countdown's
+        /// line ticks this way each second without a new layout, which every host would fetch
+        /// again whole (GetLayout): with waybar's tray that tripled the agent's wake-ups.
+        case labels([Int32: String])
+        /// Entries came, went or changed what they do: a new revision (LayoutUpdated).
+        case layout
+    }
+
     /// Takes `menu` as the current layout: every entry gets its id, the actions are remembered,
-    /// and the revision grows if the layout differs from the last. Returns whether it did.
+    /// and the revision grows if more than labels changed. Returns what changed.
     @discardableResult
-    public mutating func adopt(_ menu: [TrayContent.MenuItem]) -> Bool {
-        guard menu != lastMenu else { return false }
-        lastMenu = menu
+    public mutating func adopt(_ menu: [TrayContent.MenuItem]) -> Change {
+        guard menu != lastMenu else { return .none }
+        defer { lastMenu = menu }
+        if let lastMenu, Self.shape(of: lastMenu) == Self.shape(of: menu) {
+            var labels: [Int32: String] = [:]
+            func compare(_ old: [TrayContent.MenuItem], _ new: [TrayContent.MenuItem]) {
+                for (before, after) in zip(old, new) {
+                    if before.label != after.label, let id = ids[after.key] { labels[id] = after.label }
+                    compare(before.children, after.children)
+                }
+            }
+            compare(lastMenu, menu)
+            return .labels(labels)
+        }
         actions = [:]
         func walk(_ items: [TrayContent.MenuItem]) {
             for item in items {
@@ -43,7 +67,17 @@ public struct TrayMenuIDs: Sendable {
         }
         walk(menu)
         revision += 1
-        return true
+        return .layout
+    }
+
+    /// `menu` without its labels: what a layout is made of besides them.
+    private static func shape(of menu: [TrayContent.MenuItem]) -> [TrayContent.MenuItem] {
+        menu.map { item in
+            var bare = item
+            bare.label = ""
+            bare.children = shape(of: item.children)
+            return bare
+        }
     }
 
     /// What the entry `id` of the current layout does, if it is one that does something.

@@ -41,7 +41,7 @@ enum Jitter {
         return Date(timeIntervalSince1970: cleaned.rounded(.down) + 1)
     }
 
-    /// The seconds a countdown body shows ("59:58 remaining · ends 14:03" → 3598).
+    /// The seconds a countdown body shows ("59:58 remaining, ends 14:03." → 3598).
     static func remainingSeconds(in body: String) -> Int? {
         guard let match = body.firstMatch(of: /(\d+):(\d\d)(?::(\d\d))? remaining/) else { return nil }
         let fields = [match.1, match.2, match.3].compactMap { $0 }.compactMap { Int($0) }

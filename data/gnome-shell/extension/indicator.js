@@ -37,6 +37,11 @@ class TocsinIndicator extends PanelMenu.Button {
         // Kept current whether open or not: GNOME opens no menu that is empty.
         this._subscriptions.push(this._bus.signal_subscribe(AGENT, MENU_INTERFACE, 'LayoutUpdated', MENU_PATH, null,
             Gio.DBusSignalFlags.NONE, () => this._loadMenu()));
+        // A countdown's line ticks as a new label of its entry alone, not as a new layout.
+        this._subscriptions.push(this._bus.signal_subscribe(AGENT, MENU_INTERFACE, 'ItemsPropertiesUpdated', MENU_PATH, null,
+            Gio.DBusSignalFlags.NONE, (bus, sender, path, iface, signal, parameters) => this._updateLabels(parameters)));
+        // The menu's entries by their dbusmenu id, for those updates.
+        this._items = new Map();
         this._agentWatch = Gio.bus_watch_name_on_connection(this._bus, AGENT, Gio.BusNameWatcherFlags.NONE,
             () => this._refresh(), () => this._show(null));
         this._hostName = Gio.bus_own_name_on_connection(this._bus, HOST_NAME, Gio.BusNameOwnerFlags.NONE, null, null);
@@ -86,6 +91,7 @@ class TocsinIndicator extends PanelMenu.Button {
     _loadMenu() {
         this._call(MENU_PATH, MENU_INTERFACE, 'GetLayout', new GLib.Variant('(iias)', [0, -1, []]), reply => {
             this.menu.removeAll();
+            this._items.clear();
             if (!reply) return;
             const [, [, , children]] = reply.deep_unpack();
             for (const child of children) this._addItem(this.menu, child.deep_unpack());
@@ -103,12 +109,24 @@ class TocsinIndicator extends PanelMenu.Button {
             const submenu = new PopupMenu.PopupSubMenuMenuItem(label);
             for (const child of children) this._addItem(submenu.menu, child.deep_unpack());
             menu.addMenuItem(submenu);
+            this._items.set(id, submenu);
             return;
         }
         const item = new PopupMenu.PopupMenuItem(label, {reactive: value('enabled') !== false});
+        this._items.set(id, item);
         item.connect('activate', () => this._call(MENU_PATH, MENU_INTERFACE, 'Event',
             new GLib.Variant('(isvu)', [id, 'clicked', new GLib.Variant('i', 0), 0])));
         menu.addMenuItem(item);
+    }
+
+    // ItemsPropertiesUpdated's (a(ia{sv})a(ias)): new labels for entries already drawn.
+    _updateLabels(parameters) {
+        const [updated] = parameters.deep_unpack();
+        for (const [id, properties] of updated) {
+            const label = properties['label']?.deep_unpack();
+            const item = this._items.get(id);
+            if (item && label !== undefined) item.label.text = label.trim();
+        }
     }
 
     destroy() {
