@@ -48,9 +48,9 @@ _tocsin()
     local program=${COMP_WORDS[0]}
     type -P -- "$program" >/dev/null 2>&1 || program=tocsin
 
-    local commands="timer alarm list show watch status doctor auth phone pause resume cancel stop snooze help"
+    local commands="timer alarm list show watch status doctor auth phone config pause resume cancel stop snooze help"
     local ring_options="--title --snooze --button --on-button --sound --volume --crescendo
-        --ring-for --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone --phone --phone-after --no-phone"
+        --ring-for --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone --phone --phone-after --no-phone --no-snooze"
     local alarm_options="--date --in-days --tomorrow --repeat --fixed --pre-alert"
     # Options that take a value: the word after one is its value, not an argument.
     local valued=" --title --snooze --button --on-button --sound --volume --crescendo --ring-for
@@ -129,6 +129,15 @@ _tocsin()
                 mapfile -t COMPREPLY < <(compgen -W "--after" -- "$cur")
             elif [[ ${words[*]} == *" setup"* ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "--remove" -- "$cur")
+            fi
+            return 0
+            ;;
+        config)
+            # tocsin config [KEY [VALUE]]
+            if ((arguments == 0)); then
+                mapfile -t COMPREPLY < <(compgen -W "alarm-snooze --help" -- "$cur")
+            elif ((arguments == 1)); then
+                mapfile -t COMPREPLY < <(compgen -W "off default" -- "$cur")
             fi
             return 0
             ;;

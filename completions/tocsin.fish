@@ -1,6 +1,6 @@
 # fish completion for tocsin(1). Installed as $(datadir)/fish/vendor_completions.d/tocsin.fish.
 
-set -l tocsin_commands timer alarm list show watch status doctor auth phone pause resume cancel stop snooze help
+set -l tocsin_commands timer alarm list show watch status doctor auth phone config pause resume cancel stop snooze help
 
 # The agent's alarms as "id<TAB>title (state)"; with arguments, only those in one of these
 # states. Read from `tocsin list --json`, whose objects have their keys sorted (id, then state,
@@ -57,6 +57,9 @@ complete -c tocsin -n "not __fish_seen_subcommand_from $tocsin_commands" -a auth
 complete -c tocsin -n "__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from list grant revoke reset" -a 'list grant revoke reset'
 complete -c tocsin -n "__fish_seen_subcommand_from auth; and __fish_seen_subcommand_from grant revoke reset" -a "(tocsin auth list 2>/dev/null | string match -rv '^tocsin ' | string replace -r ' .*' '')"
 complete -c tocsin -n "not __fish_seen_subcommand_from $tocsin_commands" -a phone -d 'Ring your paired phones too when nobody answers an alarm'
+complete -c tocsin -n "not __fish_seen_subcommand_from $tocsin_commands" -a config -d 'Show or change what every alarm gets by default (its Snooze)'
+complete -c tocsin -n "__fish_seen_subcommand_from config; and not __fish_seen_subcommand_from alarm-snooze" -a alarm-snooze -d 'The Snooze every alarm offers'
+complete -c tocsin -n "__fish_seen_subcommand_from config; and __fish_seen_subcommand_from alarm-snooze" -a 'off default' -d 'Or a duration'
 complete -c tocsin -n "__fish_seen_subcommand_from phone; and not __fish_seen_subcommand_from enable disable status setup" -a 'enable disable status setup'
 complete -c tocsin -n "__fish_seen_subcommand_from phone; and __fish_seen_subcommand_from setup" -l remove -d 'Take the run commands away again'
 complete -c tocsin -n "__fish_seen_subcommand_from phone; and __fish_seen_subcommand_from enable" -l after -r -d 'How long an alarm rings at the desk first'
@@ -90,6 +93,7 @@ complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l on-phone -x -a '
 complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l phone -d 'Ring the paired phones if it rings unanswered'
 complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l phone-after -r -d 'Ring the paired phones after this long unanswered'
 complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l no-phone -d 'Never ring the phones for it'
+complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l no-snooze -d 'Offer Stop alone'
 
 # alarm: when it rings.
 complete -c tocsin -n "__fish_seen_subcommand_from alarm" -l date -x -d 'Ring on that date (YYYY-MM-DD)'

@@ -15,6 +15,10 @@ enum AlarmCommand: Command {
         (today if still ahead, else tomorrow). Prints the new alarm's id on standard output and
         says on standard error when it rings.
 
+        It rings with Stop and Snooze (after 9 minutes, or what tocsin config alarm-snooze
+        says); --snooze DURATION sets this alarm's, --no-snooze leaves Snooze out, and a button
+        of its own (--button LABEL --on-button CMD) takes Snooze's place.
+
         Local times follow the computer's time zone: an alarm at 07:00 rings at 07:00 wherever
         you are. A local time skipped by a daylight-saving change rings when the clock resumes;
         one that happens twice rings once, the first time.
@@ -30,7 +34,7 @@ enum AlarmCommand: Command {
         Options:
         \(RingOptions.help)
 
-        Examples: tocsin alarm 6:30 --repeat weekdays --title "Wake up" --snooze 9m
+        Examples: tocsin alarm 6:30 --repeat weekdays --title "Wake up" --snooze 5m
                   tocsin alarm 7am --in-days 2 --pre-alert 10m
         """
 
@@ -40,7 +44,15 @@ enum AlarmCommand: Command {
             options: RingOptions.names.union(["--date", "--in-days", "--repeat", "--pre-alert"]),
             flags: RingOptions.flags.union(["--tomorrow", "--fixed"]))
         try parsed.expectPositionals(["TIME"], command: name)
-        let options = try RingOptions(parsed, command: name)
+        let settings: CommandLineSettings
+        do {
+            settings = try CommandLineSettingsStore().load()
+        } catch {
+            // The alarm matters more than the setting: it is set, with the defaults, and said.
+            Output.note("\(error.message); this alarm gets the default Snooze (\(DurationFormat.spoken(CommandLineSettings.defaultAlarmSnooze))).")
+            settings = .defaults
+        }
+        let options = try RingOptions(parsed, command: name).withDefaultSnooze(settings)
         let now = Date()
         let zone = TimeZoneRules.terminal
         let schedule = try schedule(from: parsed, now: now, in: zone)

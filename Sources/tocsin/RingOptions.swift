@@ -8,7 +8,7 @@ struct RingOptions {
     static let names: Set<String> = Set(["--title", "--snooze", "--button", "--sound", "--volume", "--crescendo", "--ring-for", "--late-limit",
                                          "--phone-after"]).union(hookOptions.keys)
     /// Options that take none.
-    static let flags: Set<String> = ["--phone", "--no-phone"]
+    static let flags: Set<String> = ["--phone", "--no-phone", "--no-snooze"]
 
     /// The hook options and the events they run on.
     static let hookOptions: [String: HookEvent] = [
@@ -20,6 +20,8 @@ struct RingOptions {
     static let help = """
           --title TEXT        what it is for, shown in the notification
           --snooze DURATION   offer a Snooze button that rings again after DURATION
+                              (alarms offer one by default: tocsin config alarm-snooze)
+          --no-snooze         offer Stop alone
           --button LABEL      label of the second button: with --snooze it renames Snooze;
                               with --on-button it is a custom button
           --on-button CMD     run CMD when the custom button is pressed (ends this ring)
@@ -49,7 +51,9 @@ struct RingOptions {
         """
 
     let title: String?
-    let snoozeDuration: TimeInterval?
+    var snoozeDuration: TimeInterval?
+    /// `--no-snooze`: Stop alone, whatever the defaults say.
+    let refusesSnooze: Bool
     let buttonLabel: String?
     let sound: AlarmSound
     let volume: Double?
@@ -72,6 +76,13 @@ struct RingOptions {
         title = parsed.values["--title"]
         buttonLabel = parsed.values["--button"]
         snoozeDuration = try parsed.values["--snooze"].map { text throws(CommandError) in try Self.duration(text, what: "--snooze", command: command) }
+        refusesSnooze = parsed.flags.contains("--no-snooze")
+        if refusesSnooze && snoozeDuration != nil {
+            throw .usage("--snooze and --no-snooze say opposite things; give one.", command: command)
+        }
+        if refusesSnooze && parsed.values["--button"] != nil && parsed.values["--on-button"] == nil {
+            throw .usage("--button names the Snooze button, and --no-snooze leaves it out.", command: command)
+        }
         ringLimit = try parsed.values["--ring-for"].map { text throws(CommandError) in try Self.duration(text, what: "--ring-for", command: command) }
         lateLimit = try parsed.values["--late-limit"].map { text throws(CommandError) in try Self.duration(text, what: "--late-limit", command: command) }
         sound = try Self.sound(parsed.values["--sound"], command: command)
@@ -91,6 +102,15 @@ struct RingOptions {
             }
             return percent / 100
         }
+    }
+
+    /// These options with the user's default Snooze for an alarm (`settings.alarmSnooze`) where
+    /// the alarm says nothing of its own: no `--snooze`, no `--no-snooze`, no custom button.
+    func withDefaultSnooze(_ settings: CommandLineSettings) -> RingOptions {
+        guard snoozeDuration == nil, !refusesSnooze, hooks[.secondary] == nil else { return self }
+        var options = self
+        options.snoozeDuration = settings.alarmSnooze
+        return options
     }
 
     /// The request for a `kind` with these options, so `timer` and `alarm` carry every shared

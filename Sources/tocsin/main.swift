@@ -4,7 +4,7 @@ import TocsinCore
 // tocsin: the command line for the Tocsin agent. Each command lives in its own file; this one
 // only picks the command and turns errors into messages and exit statuses.
 
-let commands: [any Command.Type] = [TimerCommand.self, AlarmCommand.self, ListCommand.self, ShowCommand.self, WatchCommand.self, StatusCommand.self, DoctorCommand.self, AuthCommand.self, PhoneCommand.self]
+let commands: [any Command.Type] = [TimerCommand.self, AlarmCommand.self, ListCommand.self, ShowCommand.self, WatchCommand.self, StatusCommand.self, DoctorCommand.self, AuthCommand.self, PhoneCommand.self, ConfigCommand.self]
 
 let overview = """
     Usage: tocsin COMMAND [options]

@@ -8,7 +8,7 @@ import Testing
         let fixture = try AgentSession("help")
         let overview = try fixture.tocsin("--help")
         #expect(overview.status == 0)
-        for command in ["timer", "list", "show", "watch", "pause", "resume", "cancel", "stop", "snooze"] {
+        for command in ["timer", "list", "show", "watch", "pause", "resume", "cancel", "stop", "snooze", "config"] {
             #expect(overview.stdout.contains("  \(command) "), "tocsin --help does not list \(command)")
             let help = try fixture.tocsin(command, "--help")
             #expect(help.status == 0, "\(command) --help: \(help)")
@@ -16,6 +16,41 @@ import Testing
         }
         let agentHelp = try fixture.session.run(try AgentSession.binary("tocsind"), ["--help"])
         #expect(agentHelp.status == 0 && agentHelp.stdout.hasPrefix("Usage: tocsind"))
+    }
+
+    /// Alarms offer Snooze unless told otherwise, for as long as `tocsin config` says; timers
+    /// offer Stop alone; a settings file that cannot be read costs no alarm and is not written over.
+    @Test func alarmsOfferSnoozeByDefaultAndTocsinConfigSetsHowLong() throws {
+        let fixture = try AgentSession("default-snooze")
+        func snooze(_ id: String) throws -> Double? { try fixture.alarm(id)?.number("snooze") }
+        let wakeUp = try fixture.setAlarm("07:00", "--title", "Wake up")
+        #expect(try snooze(wakeUp) == 540, "an alarm offers a 9-minute Snooze")
+        #expect(try snooze(try fixture.setAlarm("07:05", "--no-snooze")) == nil)
+        #expect(try snooze(try fixture.setAlarm("07:10", "--snooze", "2m")) == 120)
+        #expect(try snooze(try fixture.setAlarm("07:15", "--button", "Next", "--on-button", "true")) == nil, "a button of its own takes Snooze's place")
+        #expect(try snooze(try fixture.startTimer("5m")) == nil, "a timer offers Stop alone")
+        let both = try fixture.tocsin("alarm", "07:20", "--snooze", "1m", "--no-snooze")
+        #expect(both.status == 2 && both.stderr.contains("--snooze and --no-snooze say opposite things"), "\(both)")
+
+        #expect(try fixture.tocsin("config").stdout == "alarm-snooze 9 min\n")
+        let set = try fixture.tocsin("config", "alarm-snooze", "5m")
+        #expect(set.status == 0 && set.stdout == "alarm-snooze 5 min\n", "\(set)")
+        #expect(try snooze(try fixture.setAlarm("07:25")) == 300)
+        #expect(try fixture.tocsin("config", "alarm-snooze", "off").status == 0)
+        #expect(try snooze(try fixture.setAlarm("07:30")) == nil)
+        let wrong = try fixture.tocsin("config", "alarm-snooze", "soon")
+        #expect(wrong.status == 2 && wrong.stderr.contains("alarm-snooze:"), "\(wrong)")
+        #expect(try fixture.tocsin("config", "snooze-length").status == 2)
+        #expect(try fixture.tocsin("config", "alarm-snooze", "default").stdout == "alarm-snooze 9 min\n")
+
+        let file = fixture.session.directory.appendingPathComponent("config/tocsin/config.json")
+        try Data("{\"alarm-snooze-seconds\": ".utf8).write(to: file)
+        let note = try fixture.tocsin("alarm", "07:35")
+        #expect(note.status == 0 && note.stderr.contains("config.json could not be read"), "\(note)")
+        #expect(try snooze(note.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == 540, "the alarm is set, with the default")
+        let refused = try fixture.tocsin("config", "alarm-snooze", "5m")
+        #expect(refused.status == 1 && refused.stderr.contains("fix or remove it first"), "\(refused)")
+        #expect(try String(contentsOf: file, encoding: .utf8) == "{\"alarm-snooze-seconds\": ", "the unreadable file is left as it was")
     }
 
     /// What a keyboard shortcut or a panel button runs: `tocsin pause`, `resume` and `cancel`
