@@ -101,7 +101,9 @@ public final class Agent {
             send: { [unowned self] signal, arguments, destination in service.emit(signal, arguments: arguments, to: destination) })
         let appIntents = AppIntentDelivery(log: log, connection: { [unowned self] in service.connection })
         let tray = TrayItem(log: log, connection: { [unowned self] in service.connection },
-                            isOwnUser: { [unowned self] sender in service.credentials(of: sender)?.userID == getuid() })
+                            isOwnUser: { [unowned self] sender, answer in
+                                service.withCredentials(of: sender) { credentials in answer(credentials?.userID == getuid()) }
+                            })
         let ringer = Ringer(log: log)
         mediaPlayers = MediaPlayerPauser(log: log)
         ringer.onRingingChange = { [unowned self] ringing in

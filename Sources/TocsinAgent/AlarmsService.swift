@@ -56,6 +56,12 @@ final class AlarmsService {
     private var registrationID: guint = 0
     private var ownsName = false
     private var nameWait: TimeoutHandle?
+    /// The process and user of each connection that called, by unique name.
+    private var knownCredentials: [String: PeerCredentials] = [:]
+    /// What waits for a connection's credentials, while the bus daemon is asked.
+    private var pendingCredentials: [String: [(PeerCredentials?) -> Void]] = [:]
+    /// Connections that left the bus while their credentials were being asked.
+    private var vanishedWhileAsked: Set<String> = []
     private let interfaceInfo: UnsafeMutablePointer<GDBusInterfaceInfo>
     private let vtable: UnsafeMutablePointer<GDBusInterfaceVTable>
 
@@ -126,18 +132,40 @@ final class AlarmsService {
         )
     }
 
-    /// The process and user of the bus peer `sender`, from the bus daemon (which read them from
-    /// the connection's socket when it was opened, so the peer cannot choose them).
+    /// The process and user of the bus peer `sender`, once known (`withCredentials(of:_:)`):
+    /// every call is held until its sender's are, so a handler always finds them here.
     func credentials(of sender: String) -> PeerCredentials? {
-        guard let connection else { return nil }
-        var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionCredentials",
-            Variant.tuple([g_variant_new_string(sender)]), Variant.type("(a{sv})"), G_DBUS_CALL_FLAGS_NONE, 2000, nil, &error) else {
-            if let error { g_error_free(error) }
-            return nil
+        knownCredentials[sender]
+    }
+
+    /// Runs `body` with the process and user of `sender` (`nil` when the bus daemon cannot say),
+    /// from the bus daemon, which read them from the connection's socket when it was opened, so
+    /// the peer cannot choose them. Asked once per connection and kept until it leaves the bus;
+    /// the question is asynchronous, so nothing waits on the daemon: calls that come meanwhile
+    /// from the same sender wait their turn, in order.
+    func withCredentials(of sender: String, _ body: @escaping (PeerCredentials?) -> Void) {
+        if let known = knownCredentials[sender] { return body(known) }
+        if pendingCredentials[sender] != nil {
+            pendingCredentials[sender]?.append(body)
+            return
         }
-        defer { g_variant_unref(reply) }
+        guard let connection else { return body(nil) }
+        pendingCredentials[sender] = [body]
+        AsyncBusCall.start(connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                           method: "GetConnectionCredentials", arguments: Variant.tuple([g_variant_new_string(sender)]),
+                           flags: G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds: 2000) { [weak self] reply, error in
+            guard let self else { return }
+            let found = reply.flatMap(Self.credentials(inReply:))
+            if let error { log.warning("The bus did not say who \(sender) is: \(error.message)") }
+            // A sender that left while the question was out is not kept: its name will not return.
+            if let found, !vanishedWhileAsked.contains(sender) { knownCredentials[sender] = found }
+            vanishedWhileAsked.remove(sender)
+            for waiting in pendingCredentials.removeValue(forKey: sender) ?? [] { waiting(found) }
+        }
+    }
+
+    /// The process and user in a `GetConnectionCredentials` reply.
+    private static func credentials(inReply reply: OpaquePointer) -> PeerCredentials? {
         let dictionary = Variant.child(reply, 0)
         defer { g_variant_unref(dictionary) }
         let found = Variant.dictionary(dictionary)
@@ -174,6 +202,8 @@ final class AlarmsService {
                 let service = Unmanaged<AlarmsService>.fromOpaque(userData!).takeUnretainedValue()
                 let name = Variant.string(in: parameters!, at: 0)
                 if name.hasPrefix(":"), Variant.string(in: parameters!, at: 2).isEmpty {
+                    service.knownCredentials[name] = nil
+                    if service.pendingCredentials[name] != nil { service.vanishedWhileAsked.insert(name) }
                     service.onPeerVanished(name)
                 }
             }, Unmanaged.passUnretained(self).toOpaque(), nil)
@@ -211,16 +241,23 @@ final class AlarmsService {
             return
         }
         // The invocation is kept until the handler replies, which may be later (GDBus frees it
-        // when a reply is returned, so no unref follows the return calls).
-        var replied = false
-        handler.handle(call, from: sender) { result in
-            guard !replied else { return }
-            replied = true
-            switch result {
-            case .success(let reply):
-                g_dbus_method_invocation_return_value(invocation, Self.encode(reply, for: method))
-            case .failure(let error):
-                g_dbus_method_invocation_return_dbus_error(invocation, error.name.dbusName, error.message)
+        // when a reply is returned, so no unref follows the return calls). The handler runs once
+        // the sender's credentials are known, which the first call of a connection waits for.
+        withCredentials(of: sender) { [weak self] _ in
+            guard let handler = self?.handler else {
+                g_dbus_method_invocation_return_dbus_error(invocation, AlarmsErrorName.invalidState.dbusName, "The agent is stopping.")
+                return
+            }
+            var replied = false
+            handler.handle(call, from: sender) { result in
+                guard !replied else { return }
+                replied = true
+                switch result {
+                case .success(let reply):
+                    g_dbus_method_invocation_return_value(invocation, Self.encode(reply, for: method))
+                case .failure(let error):
+                    g_dbus_method_invocation_return_dbus_error(invocation, error.name.dbusName, error.message)
+                }
             }
         }
     }

@@ -30,7 +30,7 @@ final class TrayItem {
 
     private let log: AgentLog
     private let connection: () -> OpaquePointer?
-    private let isOwnUser: (String) -> Bool
+    private let isOwnUser: (String, @escaping (Bool) -> Void) -> Void
     private let itemName = "org.kde.StatusNotifierItem-\(getpid())-1"
     private var content: TrayContent?
     private var ids = TrayMenuIDs()
@@ -43,8 +43,9 @@ final class TrayItem {
     private var panelHostPresent = false
 
     /// An item logging to `log`, on the bus connection `connection` gives (the agent's), whose
-    /// clicks count only from senders `isOwnUser` accepts.
-    init(log: AgentLog, connection: @escaping () -> OpaquePointer?, isOwnUser: @escaping (String) -> Bool) {
+    /// clicks count only from senders `isOwnUser` accepts (it answers when it knows, without
+    /// waiting: the bus daemon is asked asynchronously).
+    init(log: AgentLog, connection: @escaping () -> OpaquePointer?, isOwnUser: @escaping (String, @escaping (Bool) -> Void) -> Void) {
         self.log = log
         self.connection = connection
         self.isOwnUser = isOwnUser
@@ -289,7 +290,7 @@ final class TrayItem {
                 return
             }
             g_dbus_method_invocation_return_value(invocation, nil)
-            if isOwnUser(sender) { onAction(.stopAllRinging) }
+            isOwnUser(sender) { [weak self] own in if own { self?.onAction(.stopAllRinging) } }
         default:
             // SecondaryActivate, ContextMenu, Scroll: nothing to do.
             g_dbus_method_invocation_return_value(invocation, nil)
@@ -297,13 +298,17 @@ final class TrayItem {
     }
 
     private func clicked(_ id: Int32, by sender: String) {
+        // What the entry does is read now, from the menu the host clicked in.
         guard let action = ids.action(of: id) else { return }
-        guard isOwnUser(sender) else {
-            let label = item(withID: id).map { String($0.label.drop { $0 == " " }) } ?? "?"
-            log.warning("Ignoring a click on “\(label)” in the tray menu from another user's program (\(sender)).")
-            return
+        let label = item(withID: id).map { String($0.label.drop { $0 == " " }) } ?? "?"
+        isOwnUser(sender) { [weak self] own in
+            guard let self else { return }
+            guard own else {
+                log.warning("Ignoring a click on “\(label)” in the tray menu from another user's program (\(sender)).")
+                return
+            }
+            onAction(action)
         }
-        onAction(action)
     }
 
     // MARK: The menu on the bus

@@ -2,10 +2,10 @@ import CGLib
 import Foundation
 import GLibSupport
 
-// fake-media-player: a minimal MPRIS player for the integration tests. It owns
-// org.mpris.MediaPlayer2.tocsintest on the session bus, starts "Playing", obeys Play, Pause and
-// PlayPause, and prints every change of its PlaybackStatus on standard output ("Paused",
-// "Playing"), so a test sees exactly what the agent asked of it.
+// fake-media-player [NAME]: a minimal MPRIS player for the integration tests. It owns
+// org.mpris.MediaPlayer2.NAME (default tocsintest) on the session bus, starts "Playing", obeys
+// Play, Pause and PlayPause, and prints every change of its PlaybackStatus on standard output
+// ("Paused", "Playing"), so a test sees exactly what the agent asked of it.
 
 let introspection = """
     <node>
@@ -49,7 +49,8 @@ var vtable = GDBusInterfaceVTable(
     set_property: nil,
     padding: (nil, nil, nil, nil, nil, nil, nil, nil))
 
-_ = g_bus_own_name(G_BUS_TYPE_SESSION, "org.mpris.MediaPlayer2.tocsintest", G_BUS_NAME_OWNER_FLAGS_NONE, { connection, _, _ in
+let busName = "org.mpris.MediaPlayer2." + (CommandLine.arguments.dropFirst().first ?? "tocsintest")
+_ = g_bus_own_name(G_BUS_TYPE_SESSION, busName, G_BUS_NAME_OWNER_FLAGS_NONE, { connection, _, _ in
     for index in 0..<2 {
         _ = g_dbus_connection_register_object(connection, "/org/mpris/MediaPlayer2", node.pointee.interfaces[index], &vtable, nil, nil, nil)
     }
