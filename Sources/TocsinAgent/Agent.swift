@@ -70,10 +70,15 @@ public final class Agent {
             return 1
         }
         wakeTimer = WakeTimer(log: log, onWake: { [unowned self] in running?.letTimePass() })
-        service = AlarmsService(
-            log: log,
-            onReady: { [unowned self] in becomeReady() },
-            onLost: { [unowned self] loss in lost(loss) })
+        do {
+            service = try AlarmsService(
+                log: log,
+                onReady: { [unowned self] in becomeReady() },
+                onLost: { [unowned self] loss in lost(loss) })
+        } catch {
+            log.error("Cannot describe the D-Bus interface to GDBus: \(error.message)")
+            return 1
+        }
         loop.quitOnTerminationSignals { [unowned self] signal in
             // Every change is already on disk; folding the journal in leaves one tidy file.
             running?.saveEverything()

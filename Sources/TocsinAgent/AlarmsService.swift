@@ -66,14 +66,20 @@ final class AlarmsService {
     private let vtable: UnsafeMutablePointer<GDBusInterfaceVTable>
 
     /// A service; `onReady` runs once the name is owned, `onLost` when the bus or the name is lost.
-    init(log: AgentLog, onReady: @escaping () -> Void, onLost: @escaping (Loss) -> Void) {
+    /// Throws when GIO refuses the interface's description (built from `AlarmsInterface`'s
+    /// tables; `InterfaceDocumentationTests` parse it the same way).
+    init(log: AgentLog, onReady: @escaping () -> Void, onLost: @escaping (Loss) -> Void) throws(GLibError) {
         self.log = log
         self.onReady = onReady
         self.onLost = onLost
-        // The XML comes from the tables in AlarmsInterface, which cannot be malformed.
-        let nodeInfo = try! GLibError.check { g_dbus_node_info_new_for_xml(AlarmsInterface.introspectionXML, $0) }!
-        interfaceInfo = g_dbus_interface_info_ref(g_dbus_node_info_lookup_interface(nodeInfo, AlarmsInterface.name))
-        g_dbus_node_info_unref(nodeInfo)
+        guard let nodeInfo = try GLibError.check({ g_dbus_node_info_new_for_xml(AlarmsInterface.introspectionXML, $0) }) else {
+            throw GLibError(message: "the introspection XML gave no node")
+        }
+        defer { g_dbus_node_info_unref(nodeInfo) }
+        guard let interface = g_dbus_node_info_lookup_interface(nodeInfo, AlarmsInterface.name) else {
+            throw GLibError(message: "the introspection XML has no \(AlarmsInterface.name)")
+        }
+        interfaceInfo = g_dbus_interface_info_ref(interface)
         vtable = .allocate(capacity: 1)
         vtable.initialize(to: GDBusInterfaceVTable(
             method_call: { _, sender, _, _, methodName, parameters, invocation, userData in

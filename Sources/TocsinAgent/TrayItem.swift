@@ -77,7 +77,12 @@ final class TrayItem {
         exportedOn = connection
         let box = Unmanaged.passUnretained(self).toOpaque()
         for (path, xml) in [(Self.itemPath, Self.itemXML), (Self.menuPath, Self.menuXML)] {
-            let node = try! GLibError.check { g_dbus_node_info_new_for_xml(xml, $0) }!
+            let parsed: UnsafeMutablePointer<GDBusNodeInfo>?
+            do { parsed = try GLibError.check { g_dbus_node_info_new_for_xml(xml, $0) } } catch {
+                log.warning("The tray item cannot be described at \(path): \(error.message)")
+                continue
+            }
+            guard let node = parsed else { continue }
             defer { g_dbus_node_info_unref(node) }
             var vtable = GDBusInterfaceVTable(
                 method_call: { _, sender, path, _, method, parameters, invocation, userData in

@@ -169,16 +169,23 @@ package struct AlarmJSONWriter {
     /// `{"<case>":{"_0":<value>}}`: an enum case with one unlabelled value, as synthesized
     /// `Codable` writes it.
     private mutating func writeCase(_ name: StaticString, _ value: (inout AlarmJSONWriter) throws(Failure) -> Void) throws(Failure) {
-        writeRaw("{\"")
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        writeRaw("\":{\"_0\":")
+        openCase(name)
         try value(&self)
         writeRaw("}}")
     }
 
     /// The same, for a value that cannot fail to be written.
     private mutating func writeCase(_ name: StaticString, _ value: (inout AlarmJSONWriter) -> Void) {
-        try! writeCase(name) { writer throws(Failure) in value(&writer) }
+        openCase(name)
+        value(&self)
+        writeRaw("}}")
+    }
+
+    /// `{"<case>":{"_0":`, the opening of `writeCase`.
+    private mutating func openCase(_ name: StaticString) {
+        writeRaw("{\"")
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        writeRaw("\":{\"_0\":")
     }
 
     private mutating func write(_ state: AlarmState) throws(AlarmJSONWriter.Failure) {
