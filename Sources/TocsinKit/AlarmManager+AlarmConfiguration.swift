@@ -28,6 +28,10 @@ extension AlarmManager {
         /// desk — a Tocsin addition, like a paired watch on iOS; `nil`: as the user's `tocsin
         /// phone` setting says.
         public var phones: PhoneRings? = nil
+        /// Tocsin: a local date and time to ring at, in place of `schedule` (see
+        /// `alarm(localDateTime:attributes:stopIntent:secondaryIntent:sound:)`). A configuration
+        /// with both is refused when scheduling.
+        public var localDateTime: Alarm.LocalDateTime? = nil
 
         /// An alarm's own answer to whether it rings the paired phones.
         public enum PhoneRings: Sendable, Equatable {
@@ -60,6 +64,19 @@ extension AlarmManager {
             sound: AlertConfiguration.AlertSound = .default
         ) -> Self {
             Self(schedule: schedule, attributes: attributes, stopIntent: stopIntent, secondaryIntent: secondaryIntent, sound: sound)
+        }
+
+        /// Tocsin: an alarm that rings once, at `localDateTime` on the wall clock (it follows the
+        /// time zone), however far ahead — beside AlarmKit's `alarm(schedule:…)`, whose schedules
+        /// are an instant or a time within the next week.
+        public static func alarm(
+            localDateTime: Alarm.LocalDateTime, attributes: AlarmAttributes<Metadata>,
+            stopIntent: (any LiveActivityIntent)? = nil, secondaryIntent: (any LiveActivityIntent)? = nil,
+            sound: AlertConfiguration.AlertSound = .default
+        ) -> Self {
+            var configuration = Self(attributes: attributes, stopIntent: stopIntent, secondaryIntent: secondaryIntent, sound: sound)
+            configuration.localDateTime = localDateTime
+            return configuration
         }
 
         /// A timer that counts down `duration` seconds from the moment it is scheduled, then rings.

@@ -20,14 +20,18 @@ enum ScheduleRequestBuilder {
         let alert = configuration.attributes.presentation.alert
         let preAlert = configuration.countdownDuration?.preAlert
         var request: AlarmRequest
-        switch configuration.schedule {
-        case nil:
+        switch (configuration.schedule, configuration.localDateTime) {
+        case (nil, nil):
             guard let preAlert else {
                 throw .invalidArgument("The configuration has neither a schedule (an alarm) nor a countdownDuration.preAlert (a timer).")
             }
             request = AlarmRequest(kind: .timer, duration: preAlert)
-        case let schedule?:
+        case (let schedule?, nil):
             request = AlarmRequest(kind: .alarm, schedule: try ScheduleTranslation.agentSchedule(schedule), duration: preAlert ?? 0)
+        case (nil, let local?):
+            request = AlarmRequest(kind: .alarm, schedule: try ScheduleTranslation.agentSchedule(local), duration: preAlert ?? 0)
+        case (_?, _?):
+            throw .invalidArgument("The configuration has both a schedule and a localDateTime; give one of them.")
         }
         request.title = alert.title.key
         request.sound = try agentSound(configuration.sound)

@@ -60,7 +60,9 @@ extension TocsinKitTests {
                 (.timer(duration: 60, attributes: TestConfigurations.attributes("Odd", secondaryButton: "Again")), "needs a secondaryButtonBehavior"),
                 (.alarm(schedule: .fixed(.now), attributes: TestConfigurations.attributes("Odd", secondaryButton: "Again", behavior: .countdown)), "needs countdownDuration.postAlert"),
                 (.alarm(schedule: .relative(.init(time: .init(hour: 7, minute: 0), repeats: .weekly([]))), attributes: attributes), "at least one day"),
-                (.alarm(schedule: .localDateTime(.init(year: 2026, month: 2, day: 30, time: .init(hour: 7, minute: 0))), attributes: attributes), "February 2026 has 28 days"),
+                (.alarm(localDateTime: .init(year: 2026, month: 2, day: 30, time: .init(hour: 7, minute: 0)), attributes: attributes), "February 2026 has 28 days"),
+                (.alarm(schedule: .fixed(.now), attributes: attributes).with { $0.localDateTime = .init(year: 2099, month: 1, day: 1, time: .init(hour: 7, minute: 0)) },
+                 "both a schedule and a localDateTime"),
                 (.timer(duration: 60, attributes: attributes, sound: .named("relative/ring.wav")), "absolute path"),
             ]
             for (configuration, phrase) in refused {
@@ -90,6 +92,25 @@ extension TocsinKitTests {
             #expect(alarm.schedule == .relative(.init(time: .init(hour: 7, minute: 0), repeats: .never)))
             #expect(AlarmTranslation.agentAlarm(knownAs: id, in: [agentAlarm])?.id == agentAlarm.id)
             #expect(AlarmTranslation.agentAlarm(knownAs: agentAlarm.id, in: [agentAlarm])?.id == agentAlarm.id)
+        }
+
+        @Test func aDatedLocalAlarmGoesToTheAgentAsOneAndReadsBackAsAnInstantBesideItsDate() throws {
+            let local = Alarm.LocalDateTime(year: 2099, month: 12, day: 24, time: .init(hour: 18, minute: 0))
+            let request = try ScheduleRequestBuilder.request(for: AlarmManager.AlarmConfiguration.alarm(localDateTime: local, attributes: TestConfigurations.attributes("Dinner")), id: id)
+            #expect(request.kind == .alarm)
+            #expect(request.schedule == .localDateTime(try LocalDate(year: 2099, month: 12, day: 24), try TimeOfDay(hour: 18, minute: 0)))
+
+            var utc = Calendar(identifier: .gregorian)
+            utc.timeZone = TimeZone(identifier: "UTC")!
+            let calendarsInstant = try #require(utc.date(from: DateComponents(year: 2099, month: 12, day: 24, hour: 18, minute: 0)))
+            let waiting = ScheduleTranslation.readBack(try #require(request.schedule), relativeOnce: false, fireDate: nil, calendar: utc)
+            #expect(waiting == .init(schedule: .fixed(calendarsInstant), localDateTime: local), "without the agent's fire date, the calendar's")
+            let agentsInstant = calendarsInstant.addingTimeInterval(3600)
+            #expect(ScheduleTranslation.readBack(try #require(request.schedule), relativeOnce: false, fireDate: agentsInstant, calendar: utc)
+                    == .init(schedule: .fixed(agentsInstant), localDateTime: local), "the agent's fire date, when it has one")
+            // A one-shot time of day is stored the same way, and reads back as AlarmKit wrote it.
+            #expect(ScheduleTranslation.readBack(try #require(request.schedule), relativeOnce: true, fireDate: nil)
+                    == .init(schedule: .relative(.init(time: .init(hour: 18, minute: 0)))))
         }
 
         @Test func metadataWrittenByAnotherClientIsReadAsIs() {

@@ -39,7 +39,6 @@ extension TocsinKitTests {
                 .fixed(instant),
                 .relative(.init(time: .init(hour: 7, minute: 30), repeats: .never)),
                 .relative(.init(time: .init(hour: 6, minute: 45), repeats: .weekly([.monday, .friday]))),
-                .localDateTime(.init(year: 2099, month: 12, day: 24, time: .init(hour: 18, minute: 0))),
             ]
             for schedule in schedules {
                 let alarm = try await manager.schedule(id: UUID(), configuration: .alarm(schedule: schedule, attributes: TestConfigurations.attributes("Wake up")))
@@ -48,6 +47,21 @@ extension TocsinKitTests {
                 #expect(alarm.countdownDuration == nil)
             }
             #expect(try manager.alarms.compactMap(\.schedule) == schedules)
+
+            // Tocsin's dated local alarm, beside AlarmKit's schedules: it reads back as the instant
+            // it rings at (AlarmKit's `.fixed`), with its date and time beside it.
+            let christmasEve = Alarm.LocalDateTime(year: 2099, month: 12, day: 24, time: .init(hour: 18, minute: 0))
+            let dated = try await manager.schedule(id: UUID(), configuration: .alarm(localDateTime: christmasEve, attributes: TestConfigurations.attributes("Dinner")))
+            #expect(dated.localDateTime == christmasEve)
+            #expect(dated.state == .scheduled)
+            guard case .fixed(let instant)? = dated.schedule else {
+                Issue.record("a dated local alarm reads back as \(String(describing: dated.schedule))")
+                return
+            }
+            let wallClock = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
+            #expect(wallClock == DateComponents(year: 2099, month: 12, day: 24, hour: 18, minute: 0))
+            #expect(try manager.alarms.first { $0.id == dated.id }?.localDateTime == christmasEve)
+            #expect(try manager.alarms.filter { $0.localDateTime != nil }.count == 1, "only the dated alarm carries a local date and time")
 
             // The full initializer: a countdown before the time, and a snooze after it rings.
             let withCountdowns = try await manager.schedule(id: UUID(), configuration: AlarmManager.AlarmConfiguration(
