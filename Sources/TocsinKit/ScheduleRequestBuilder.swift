@@ -23,7 +23,7 @@ enum ScheduleRequestBuilder {
         switch (configuration.schedule, configuration.localDateTime) {
         case (nil, nil):
             guard let preAlert else {
-                throw .invalidArgument("The configuration has neither a schedule (an alarm) nor a countdownDuration.preAlert (a timer).")
+                throw .tocsin(.invalidArgument("The configuration has neither a schedule (an alarm) nor a countdownDuration.preAlert (a timer)."))
             }
             request = AlarmRequest(kind: .timer, duration: preAlert)
         case (let schedule?, nil):
@@ -31,7 +31,7 @@ enum ScheduleRequestBuilder {
         case (nil, let local?):
             request = AlarmRequest(kind: .alarm, schedule: try ScheduleTranslation.agentSchedule(local), duration: preAlert ?? 0)
         case (_?, _?):
-            throw .invalidArgument("The configuration has both a schedule and a localDateTime; give one of them.")
+            throw .tocsin(.invalidArgument("The configuration has both a schedule and a localDateTime; give one of them."))
         }
         request.title = alert.title.key
         request.sound = try agentSound(configuration.sound)
@@ -46,15 +46,15 @@ enum ScheduleRequestBuilder {
         switch (alert.secondaryButton, alert.secondaryButtonBehavior) {
         case (nil, nil):
             guard command(of: configuration.secondaryIntent) == nil else {
-                throw .invalidArgument("The configuration has a secondaryIntent but its alert has no secondaryButton to perform it.")
+                throw .tocsin(.invalidArgument("The configuration has a secondaryIntent but its alert has no secondaryButton to perform it."))
             }
         case (nil, _?):
-            throw .invalidArgument("The alert has a secondaryButtonBehavior but no secondaryButton.")
+            throw .tocsin(.invalidArgument("The alert has a secondaryButtonBehavior but no secondaryButton."))
         case (_?, nil):
-            throw .invalidArgument("The alert's secondaryButton needs a secondaryButtonBehavior: .countdown (snooze) or .custom.")
+            throw .tocsin(.invalidArgument("The alert's secondaryButton needs a secondaryButtonBehavior: .countdown (snooze) or .custom."))
         case (let button?, .countdown?):
             guard let postAlert = configuration.countdownDuration?.postAlert else {
-                throw .invalidArgument("A .countdown secondary button needs countdownDuration.postAlert: how long to count down before ringing again.")
+                throw .tocsin(.invalidArgument("A .countdown secondary button needs countdownDuration.postAlert: how long to count down before ringing again."))
             }
             request.snoozeDuration = postAlert
             request.secondaryButtonLabel = button.text.key
@@ -77,7 +77,7 @@ enum ScheduleRequestBuilder {
                 intents[button.rawValue] = record
                 modes[button] = record.opensApp ? .foreground : .background
             } catch {
-                throw .invalidArgument(error.description)
+                throw .tocsin(.invalidArgument(error.description))
             }
         }
         if !modes.isEmpty {
@@ -107,7 +107,7 @@ enum ScheduleRequestBuilder {
             do throws(AlarmInputError) {
                 return try AlarmSound(parsing: name)
             } catch {
-                throw .invalidArgument(error.message)
+                throw .tocsin(.invalidArgument(error.message))
             }
         }
     }

@@ -24,7 +24,7 @@ enum ScheduleTranslation {
                 }
             }
         } catch {
-            throw .invalidArgument(error.message)
+            throw .tocsin(.invalidArgument(error.message))
         }
     }
 
@@ -35,7 +35,7 @@ enum ScheduleTranslation {
             return .localDateTime(try LocalDate(year: local.year, month: local.month, day: local.day),
                                   try TimeOfDay(hour: local.time.hour, minute: local.time.minute))
         } catch {
-            throw .invalidArgument(error.message)
+            throw .tocsin(.invalidArgument(error.message))
         }
     }
 

@@ -69,7 +69,7 @@ extension TocsinKitTests {
                 #expect {
                     try ScheduleRequestBuilder.request(for: configuration, id: id)
                 } throws: { error in
-                    guard case AlarmManager.AlarmError.invalidArgument(let message) = error else { return false }
+                    guard case AlarmManager.AlarmError.tocsin(.invalidArgument(let message)) = error else { return false }
                     return message.contains(phrase)
                 }
             }

@@ -83,7 +83,7 @@ extension TocsinKitTests {
             await #expect {
                 try await manager.schedule(id: id, configuration: TestConfigurations.timer("Second", seconds: 60))
             } throws: { error in
-                guard case AlarmManager.AlarmError.invalidArgument(let message) = error else { return false }
+                guard case AlarmManager.AlarmError.tocsin(.invalidArgument(let message)) = error else { return false }
                 return message == "An alarm with the id \(id.uuidString.lowercased()) already exists."
             }
             #expect(try manager.alarms.map(\.title) == ["First"])
