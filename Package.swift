@@ -13,7 +13,9 @@ import PackageDescription
 //   GLibSupport     Swift wrappers over GLib shared by the agent and the client (GVariant, errors, main loop).
 //   TocsinAgent     the agent's adapters (D-Bus service, notifications, ringer, hooks, timers) and their wiring.
 //   tocsind         the agent executable: a few lines over TocsinAgent.
-//   TocsinKit       the client library (talks to the agent over D-Bus).
+//   TocsinKit       the client library (talks to the agent over D-Bus), shaped like AlarmKit.
+//   AppIntents, ActivityKit  the parts of Apple's App Intents and ActivityKit that AlarmKit code
+//                   names (LiveActivityIntent, @Parameter, AlertConfiguration), re-exported by TocsinKit.
 //   tocsin          the command-line interface over TocsinKit.
 //   HeadlessSession a private desktop session (D-Bus, Xvfb + dunst, PulseAudio null sink) for tests and the demo.
 //   tocsin-demo     the live demo: a short cooking timer, run on the real desktop or a headless session.
@@ -54,7 +56,8 @@ let package = Package(
         .target(name: "TocsinAgent", dependencies: ["TocsinCore", "GLibSupport", "CGLib", "CCanberra", "CNotify", "CTimerFD", "CMalloc", "COpenAt2"]),
         .executableTarget(name: "tocsind", dependencies: ["TocsinAgent", "TocsinCore"]),
         .target(name: "AppIntents"),
-        .target(name: "TocsinKit", dependencies: ["AppIntents", "TocsinCore", "GLibSupport", "CGLib"]),
+        .target(name: "ActivityKit"),
+        .target(name: "TocsinKit", dependencies: ["AppIntents", "ActivityKit", "TocsinCore", "GLibSupport", "CGLib"]),
         .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "GLibSupport", "CGLib"]),
         .target(name: "HeadlessSession", dependencies: ["CSpawn"]),
         .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession"]),

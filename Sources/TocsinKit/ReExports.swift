@@ -9,3 +9,6 @@
 // Tocsin's AppIntents module declares it). A file that imports AppIntents as well, as intent
 // files do, compiles unchanged.
 @_exported import AppIntents
+// ActivityKit's `AlertConfiguration` (an alarm's sound), which AlarmKit code names after
+// `import ActivityKit`; that import compiles too.
+@_exported import ActivityKit
