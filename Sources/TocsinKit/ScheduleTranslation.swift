@@ -6,8 +6,9 @@ import TocsinCore
 enum ScheduleTranslation {
     typealias KitSchedule = AlarmManager.Alarm.Schedule
 
-    /// The agent's schedule for `schedule`; refuses a time that does not exist and a weekly
-    /// repeat with no days.
+    /// The agent's schedule for `schedule`; refuses a time that does not exist. A weekly repeat
+    /// on no day rings once, as an alarm repeating "never" does in the Clock app (AlarmKit does
+    /// not document it; an app that builds the list from the days a person ticked sends it).
     static func agentSchedule(_ schedule: KitSchedule) throws(AlarmManager.AlarmError) -> AlarmSchedule {
         do throws(AlarmInputError) {
             switch schedule {
@@ -19,7 +20,6 @@ enum ScheduleTranslation {
                 case .never:
                     return .timeOfDay(time, weekdays: [])
                 case .weekly(let days):
-                    guard !days.isEmpty else { throw AlarmInputError("A weekly schedule needs at least one day; use .never for an alarm that rings once.") }
                     return .timeOfDay(time, weekdays: Set(try days.map { day throws(AlarmInputError) in try agentWeekday(day) }))
                 }
             }

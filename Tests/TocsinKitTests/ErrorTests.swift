@@ -74,16 +74,13 @@ extension TocsinKitTests {
             let fixture = try KitAgentSession("invalid-argument")
             let manager = try fixture.authorizedManager("org.example.kit.InvalidArgument")
             let past = AlarmManager.AlarmConfiguration.alarm(schedule: .fixed(Date().addingTimeInterval(-60)), attributes: TestConfigurations.attributes("Late"))
-            let unreadableSound = AlarmManager.AlarmConfiguration.timer(
-                duration: 60, attributes: TestConfigurations.attributes("Quiet"), sound: .named("/nonexistent/ring.wav"))
             let noSuchTime = AlarmManager.AlarmConfiguration.alarm(
                 schedule: .relative(.init(time: .init(hour: 25, minute: 0), repeats: .never)), attributes: TestConfigurations.attributes("Never"))
-            let buttonWithoutBehavior = TestConfigurations.timer("Odd", seconds: 60).with { $0.attributes = TestConfigurations.attributes("Odd", secondaryButton: "What") }
             let expectations: [(AlarmManager.AlarmConfiguration<Note>, String)] = [
                 (past, "in the past"),
-                (unreadableSound, "/nonexistent/ring.wav"),
                 (noSuchTime, "is not a time of day"),
-                (buttonWithoutBehavior, "needs a secondaryButtonBehavior"),
+                (TestConfigurations.timer("No time at all", seconds: 0), "must be longer than zero"),
+                (TestConfigurations.timer("Two years", seconds: 2 * 366 * 86_400), "is too long"),
             ]
             for (configuration, phrase) in expectations {
                 await #expect {

@@ -17,7 +17,8 @@ extension TocsinKitTests {
             #expect(alarm.id == id)
             #expect(alarm.state == .countdown)
             #expect(alarm.schedule == nil)
-            #expect(alarm.countdownDuration == .init(preAlert: 60, postAlert: nil))
+            // The timer's own length again after it rings, as AlarmKit takes a missing postAlert.
+            #expect(alarm.countdownDuration == .init(preAlert: 60, postAlert: 60))
             #expect(alarm.title == "Pasta")
             #expect(alarm.metadata(as: Note.self) == Note(text: "al dente"))
             #expect(alarm.agentID == id, "the agent keeps the caller's id")
@@ -73,6 +74,37 @@ extension TocsinKitTests {
             #expect((listed["snooze"] as? NSNumber)?.doubleValue == 300, "\(listed)")
             #expect((listed["duration"] as? NSNumber)?.doubleValue == 600, "\(listed)")
             #expect(listed["button-label"] as? String == "Snooze")
+        }
+
+        /// The issue's own example: AlarmKit 26.0's Stop-only alert with a snooze intent and a
+        /// five-minute postAlert, and a sound no theme has — scheduled as AlarmKit schedules it.
+        @Test func aStopOnlyAlertWithASnoozeIntentAndAnUnknownSoundIsScheduledAndSnoozes() async throws {
+            let fixture = try KitAgentSession("stop-only")
+            let manager = try fixture.authorizedManager("org.example.kit.StopOnly")
+            let id = UUID()
+            let alarm = try await manager.schedule(id: id, configuration: AlarmManager.AlarmConfiguration(
+                countdownDuration: .init(preAlert: 1, postAlert: 300),
+                attributes: TestConfigurations.attributes("Stop only"),
+                secondaryIntent: RepeatIntent(alarmID: id.uuidString, round: 1),
+                sound: .named("no-such-sound-in-any-theme")))
+            #expect(alarm.countdownDuration == .init(preAlert: 1, postAlert: 300))
+
+            let ringing = try await fixture.notification(titled: "Stop only", timeout: .seconds(15)) { $0.urgency == 2 }
+            #expect(ringing.actions.map(\.label) == ["Stop"], "the intent has no button, so none is shown")
+            let listed = try #require(try fixture.listedAlarms().first)
+            #expect(listed["sound"] as? String == "default", "\(listed)")
+            #expect(fixture.agentLog.contains("“Stop only” of “org.example.kit.StopOnly” will ring with the standard sound: No installed sound theme has the sound “no-such-sound-in-any-theme”"),
+                    "\(fixture.agentLog)")
+
+            #expect(KitAgentSession.eventually(timeout: 5) { (try? manager.alarms.first?.state) == .alerting })
+            try manager.countdown(id: id)
+            let snoozed = try #require(try manager.alarms.first)
+            #expect(snoozed.state == .countdown, "postAlert snoozes it, button or not")
+            guard case .countdown(let countdown)? = snoozed.presentationState?.mode else {
+                Issue.record("a snoozed alarm shows \(String(describing: snoozed.presentationState))")
+                return
+            }
+            #expect(countdown.totalCountdownDuration == 300)
         }
 
         @Test func anIDAlreadyInUseIsRefused() async throws {
