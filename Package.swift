@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // Layering (see docs/ARCHITECTURE.md):
@@ -20,6 +20,7 @@ import PackageDescription
 //   HeadlessSession a private desktop session (D-Bus, Xvfb + dunst, PulseAudio null sink) for tests and the demo.
 //   tocsin-demo     the live demo: a short cooking timer, run on the real desktop or a headless session.
 //   cooking-app     Examples/: a recipe of timed steps written with TocsinKit, as an iOS app would use AlarmKit.
+//   chime-*         Tests/PortedApp: an iPhone alarm app's AlarmKit code with its imports changed, built three ways.
 //   tocsin-bench    benchmarks against `at`, `sleep; notify-send` and KAlarm (bench/).
 let package = Package(
     name: "Tocsin",
@@ -67,6 +68,24 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v5)]),
         // The same in Swift 6 mode, as a Swift 6 app target writes it.
         .executableTarget(name: "alarmkit-style-6", dependencies: ["TocsinKit"], path: "Tests/AlarmKitStyleSwift6"),
+        // Chime (Tests/PortedApp), an iPhone alarm and timer app's AlarmKit code with only its imports
+        // changed, built the three ways such an app is: a Swift 5 app target; a Swift 6 one (strict
+        // concurrency), which also finds members only through what a file imports; and a new Xcode 26
+        // app target: Swift 5, MainActor by default, and the upcoming features Approachable
+        // Concurrency turns on. Each target's directory links the same sources (Chime -> ../PortedApp).
+        .executableTarget(name: "chime-swift5", dependencies: ["TocsinKit"], path: "Tests/PortedAppSwift5",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "chime-swift6", dependencies: ["TocsinKit"], path: "Tests/PortedAppSwift6",
+                          swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("MemberImportVisibility")]),
+        .executableTarget(name: "chime-xcode26", dependencies: ["TocsinKit"], path: "Tests/PortedAppXcode26",
+                          swiftSettings: [
+                              .swiftLanguageMode(.v5), .defaultIsolation(MainActor.self),
+                              .enableUpcomingFeature("DisableOutwardActorInference"),
+                              .enableUpcomingFeature("GlobalActorIsolatedTypesUsability"),
+                              .enableUpcomingFeature("InferIsolatedConformances"),
+                              .enableUpcomingFeature("InferSendableFromCaptures"),
+                              .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+                          ]),
         // An app built on GIO's GApplication (as GTK apps are) that uses TocsinKit.
         .executableTarget(name: "gapplication-style", dependencies: ["TocsinKit", "CGLib"], path: "Tests/GApplicationStyle"),
         .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),
