@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // Layering (see docs/ARCHITECTURE.md):
@@ -13,11 +13,14 @@ import PackageDescription
 //   GLibSupport     Swift wrappers over GLib shared by the agent and the client (GVariant, errors, main loop).
 //   TocsinAgent     the agent's adapters (D-Bus service, notifications, ringer, hooks, timers) and their wiring.
 //   tocsind         the agent executable: a few lines over TocsinAgent.
-//   TocsinKit       the client library (talks to the agent over D-Bus).
+//   TocsinKit       the client library (talks to the agent over D-Bus), shaped like AlarmKit.
+//   AppIntents, ActivityKit  the parts of Apple's App Intents and ActivityKit that AlarmKit code
+//                   names (LiveActivityIntent, @Parameter, AlertConfiguration), re-exported by TocsinKit.
 //   tocsin          the command-line interface over TocsinKit.
 //   HeadlessSession a private desktop session (D-Bus, Xvfb + dunst, PulseAudio null sink) for tests and the demo.
 //   tocsin-demo     the live demo: a short cooking timer, run on the real desktop or a headless session.
 //   cooking-app     Examples/: a recipe of timed steps written with TocsinKit, as an iOS app would use AlarmKit.
+//   chime-*         Tests/PortedApp: an iPhone alarm app's AlarmKit code with its imports changed, built three ways.
 //   tocsin-bench    benchmarks against `at`, `sleep; notify-send` and KAlarm (bench/).
 let package = Package(
     name: "Tocsin",
@@ -54,7 +57,8 @@ let package = Package(
         .target(name: "TocsinAgent", dependencies: ["TocsinCore", "GLibSupport", "CGLib", "CCanberra", "CNotify", "CTimerFD", "CMalloc", "COpenAt2"]),
         .executableTarget(name: "tocsind", dependencies: ["TocsinAgent", "TocsinCore"]),
         .target(name: "AppIntents"),
-        .target(name: "TocsinKit", dependencies: ["AppIntents", "TocsinCore", "GLibSupport", "CGLib"]),
+        .target(name: "ActivityKit"),
+        .target(name: "TocsinKit", dependencies: ["AppIntents", "ActivityKit", "TocsinCore", "GLibSupport", "CGLib"]),
         .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "GLibSupport", "CGLib"]),
         .target(name: "HeadlessSession", dependencies: ["CSpawn"]),
         .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession"]),
@@ -64,6 +68,24 @@ let package = Package(
                           swiftSettings: [.swiftLanguageMode(.v5)]),
         // The same in Swift 6 mode, as a Swift 6 app target writes it.
         .executableTarget(name: "alarmkit-style-6", dependencies: ["TocsinKit"], path: "Tests/AlarmKitStyleSwift6"),
+        // Chime (Tests/PortedApp), an iPhone alarm and timer app's AlarmKit code with only its imports
+        // changed, built the three ways such an app is: a Swift 5 app target; a Swift 6 one (strict
+        // concurrency), which also finds members only through what a file imports; and a new Xcode 26
+        // app target: Swift 5, MainActor by default, and the upcoming features Approachable
+        // Concurrency turns on. Each target's directory links the same sources (Chime -> ../PortedApp).
+        .executableTarget(name: "chime-swift5", dependencies: ["TocsinKit"], path: "Tests/PortedAppSwift5",
+                          swiftSettings: [.swiftLanguageMode(.v5)]),
+        .executableTarget(name: "chime-swift6", dependencies: ["TocsinKit"], path: "Tests/PortedAppSwift6",
+                          swiftSettings: [.swiftLanguageMode(.v6), .enableUpcomingFeature("MemberImportVisibility")]),
+        .executableTarget(name: "chime-xcode26", dependencies: ["TocsinKit"], path: "Tests/PortedAppXcode26",
+                          swiftSettings: [
+                              .swiftLanguageMode(.v5), .defaultIsolation(MainActor.self),
+                              .enableUpcomingFeature("DisableOutwardActorInference"),
+                              .enableUpcomingFeature("GlobalActorIsolatedTypesUsability"),
+                              .enableUpcomingFeature("InferIsolatedConformances"),
+                              .enableUpcomingFeature("InferSendableFromCaptures"),
+                              .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+                          ]),
         // An app built on GIO's GApplication (as GTK apps are) that uses TocsinKit.
         .executableTarget(name: "gapplication-style", dependencies: ["TocsinKit", "CGLib"], path: "Tests/GApplicationStyle"),
         .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),

@@ -12,7 +12,8 @@ extension RunningAgent: AlarmsServiceHandler {
         do {
             let caller = try callers.identify(sender)
             switch call {
-            case .schedule(let request):
+            case .schedule(let asked):
+                let request = withPlayableSound(asked, from: caller)
                 // What cannot be scheduled is refused here, before the user is asked to allow the app.
                 try check(request, from: caller)
                 if !caller.isCommandLine { authorizationDesk.note(caller.confinement, for: caller.appID) }
@@ -179,6 +180,19 @@ extension RunningAgent: AlarmsServiceHandler {
     /// The most alarms `caller` may hold: none for the user's command line.
     private func alarmLimit(of caller: Caller) -> Int? {
         caller.isCommandLine ? nil : configuration.alarmsPerApplication
+    }
+
+    /// `request` ringing the standard sound in place of one the agent cannot play, when it asks
+    /// for that (`soundFallback`: what AlarmKit does with a sound it cannot find) — logged, so the
+    /// app's author can learn why. A sandboxed caller's sound file is looked at in its sandbox,
+    /// later, and refused there as before: what lies outside the sandbox is not the app's to ring.
+    private func withPlayableSound(_ request: AlarmRequest, from caller: Caller) -> AlarmRequest {
+        if case .file = request.sound, caller.isSandboxed { return request }
+        guard request.soundFallback, let problem = SoundCheck.problem(with: request.sound) else { return request }
+        log.info("“\(request.title ?? request.kind.rawValue)” of “\(caller.appID)” will ring with the standard sound: \(problem)")
+        var playable = request
+        playable.sound = .standard
+        return playable
     }
 
     /// Refuses at once — before the user is asked about the app — a request that cannot be

@@ -1,5 +1,9 @@
 /// What an alarm shows and carries — AlarmKit's `AlarmAttributes`.
 public struct AlarmAttributes<Metadata: AlarmMetadata>: Codable, Hashable, Sendable {
+    /// The live activity's changing content — AlarmKit's `AlarmAttributes.ContentState`, read here
+    /// as `Alarm.presentationState`.
+    public typealias ContentState = AlarmPresentationState
+
     /// What it shows in each state.
     public var presentation: AlarmPresentation
     /// Your data, kept with the alarm by the agent and handed back (`Alarm.metadata(as:)`) and to

@@ -29,6 +29,10 @@ extension AlarmManager {
         /// Tocsin: what its live activity shows now — counting down, paused or ringing, with the
         /// dates and durations a view draws; `nil` while it only waits for its time.
         public var presentationState: AlarmPresentationState?
+        /// Tocsin: the local date and time it rings at, for an alarm set with
+        /// `AlarmConfiguration.alarm(localDateTime:…)` (or `tocsin alarm --date`); its `schedule`
+        /// is then `.fixed` at the instant that is now. `nil` for every other alarm.
+        public var localDateTime: LocalDateTime?
         /// The JSON kept with the alarm (TocsinKit's envelope around the metadata, see
         /// `AlarmMetadataEnvelope`), as the agent handed it back.
         var storedMetadata: String?
@@ -71,8 +75,9 @@ extension AlarmManager {
         }
 
         init(id: ID, schedule: Schedule?, countdownDuration: CountdownDuration?, state: State, title: String, agentID: UUID,
-             storedMetadata: String?, presentationState: AlarmPresentationState? = nil) {
+             storedMetadata: String?, presentationState: AlarmPresentationState? = nil, localDateTime: LocalDateTime? = nil) {
             self.presentationState = presentationState
+            self.localDateTime = localDateTime
             self.id = id
             self.schedule = schedule
             self.countdownDuration = countdownDuration

@@ -24,10 +24,17 @@ extension AlarmManager {
         public var secondaryIntent: (any LiveActivityIntent)?
         /// What it plays while it rings.
         public var sound: AlertConfiguration.AlertSound
+        /// The entity of the application the alarm stands for (AlarmKit, iOS 27), so Siri can act
+        /// on it there. Kept as data: Linux has no Siri.
+        public var appEntityIdentifier: EntityIdentifier?
         /// Whether it rings the user's paired phones (KDE Connect) when nobody answers it at the
         /// desk — a Tocsin addition, like a paired watch on iOS; `nil`: as the user's `tocsin
         /// phone` setting says.
         public var phones: PhoneRings? = nil
+        /// Tocsin: a local date and time to ring at, in place of `schedule` (see
+        /// `alarm(localDateTime:attributes:stopIntent:secondaryIntent:sound:)`). A configuration
+        /// with both is refused when scheduling.
+        public var localDateTime: Alarm.LocalDateTime? = nil
 
         /// An alarm's own answer to whether it rings the paired phones.
         public enum PhoneRings: Sendable, Equatable {
@@ -38,16 +45,21 @@ extension AlarmManager {
             case whenUnanswered(after: TimeInterval? = nil)
         }
 
+        // AlarmKit declares its iOS 27 initialisers, with `appEntityIdentifier:`, beside the 26.0
+        // ones. One declaration each, the parameter defaulted, takes both spellings.
+
         /// A configuration from all its parts; at least one of `countdownDuration.preAlert` (a
         /// timer) and `schedule` (an alarm) is needed.
         public init(
             countdownDuration: Alarm.CountdownDuration? = nil, schedule: Alarm.Schedule? = nil,
-            attributes: AlarmAttributes<Metadata>, stopIntent: (any LiveActivityIntent)? = nil,
-            secondaryIntent: (any LiveActivityIntent)? = nil, sound: AlertConfiguration.AlertSound = .default
+            attributes: AlarmAttributes<Metadata>, appEntityIdentifier: EntityIdentifier? = nil,
+            stopIntent: (any LiveActivityIntent)? = nil, secondaryIntent: (any LiveActivityIntent)? = nil,
+            sound: AlertConfiguration.AlertSound = .default
         ) {
             self.countdownDuration = countdownDuration
             self.schedule = schedule
             self.attributes = attributes
+            self.appEntityIdentifier = appEntityIdentifier
             self.stopIntent = stopIntent
             self.secondaryIntent = secondaryIntent
             self.sound = sound
@@ -55,22 +67,36 @@ extension AlarmManager {
 
         /// An alarm that rings on `schedule`, without a countdown before it.
         public static func alarm(
-            schedule: Alarm.Schedule? = nil, attributes: AlarmAttributes<Metadata>,
+            schedule: Alarm.Schedule? = nil, attributes: AlarmAttributes<Metadata>, appEntityIdentifier: EntityIdentifier? = nil,
             stopIntent: (any LiveActivityIntent)? = nil, secondaryIntent: (any LiveActivityIntent)? = nil,
             sound: AlertConfiguration.AlertSound = .default
         ) -> Self {
-            Self(schedule: schedule, attributes: attributes, stopIntent: stopIntent, secondaryIntent: secondaryIntent, sound: sound)
+            Self(schedule: schedule, attributes: attributes, appEntityIdentifier: appEntityIdentifier,
+                 stopIntent: stopIntent, secondaryIntent: secondaryIntent, sound: sound)
+        }
+
+        /// Tocsin: an alarm that rings once, at `localDateTime` on the wall clock (it follows the
+        /// time zone), however far ahead — beside AlarmKit's `alarm(schedule:…)`, whose schedules
+        /// are an instant or a time within the next week.
+        public static func alarm(
+            localDateTime: Alarm.LocalDateTime, attributes: AlarmAttributes<Metadata>,
+            stopIntent: (any LiveActivityIntent)? = nil, secondaryIntent: (any LiveActivityIntent)? = nil,
+            sound: AlertConfiguration.AlertSound = .default
+        ) -> Self {
+            var configuration = Self(attributes: attributes, stopIntent: stopIntent, secondaryIntent: secondaryIntent, sound: sound)
+            configuration.localDateTime = localDateTime
+            return configuration
         }
 
         /// A timer that counts down `duration` seconds from the moment it is scheduled, then rings.
         /// A `.countdown` secondary button ("Repeat") counts the same duration again.
         public static func timer(
-            duration: TimeInterval, attributes: AlarmAttributes<Metadata>,
+            duration: TimeInterval, attributes: AlarmAttributes<Metadata>, appEntityIdentifier: EntityIdentifier? = nil,
             stopIntent: (any LiveActivityIntent)? = nil, secondaryIntent: (any LiveActivityIntent)? = nil,
             sound: AlertConfiguration.AlertSound = .default
         ) -> Self {
             Self(countdownDuration: Alarm.CountdownDuration(preAlert: duration, postAlert: duration), attributes: attributes,
-                 stopIntent: stopIntent, secondaryIntent: secondaryIntent, sound: sound)
+                 appEntityIdentifier: appEntityIdentifier, stopIntent: stopIntent, secondaryIntent: secondaryIntent, sound: sound)
         }
     }
 }

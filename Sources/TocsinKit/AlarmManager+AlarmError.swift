@@ -1,67 +1,100 @@
+import Foundation
 import TocsinCore
 
 extension AlarmManager {
-    /// Why the agent refused, or could not be asked — AlarmKit's `AlarmManager.AlarmError`, with
-    /// one case per answer the agent can give. Each case carries one sentence for a person
-    /// (`message`); match a case without its payload, as AlarmKit code does:
+    /// Why scheduling or a call on an alarm failed — AlarmKit's `AlarmManager.AlarmError`.
+    ///
+    /// AlarmKit's one case, `.maximumLimitReached`, is here as AlarmKit has it, so
+    /// `catch AlarmManager.AlarmError.maximumLimitReached` and `error == .maximumLimitReached`
+    /// port as written. Everything else the agent refuses, or the agent being out of reach, is
+    /// Tocsin's one case of its own, `.tocsin(Reason)`, with a sentence for a person:
     ///
     /// ```swift
-    /// catch AlarmManager.AlarmError.maximumLimitReached { … }
+    /// catch let error as AlarmManager.AlarmError {
+    ///     switch error {
+    ///     case .maximumLimitReached: showLimitAlert()
+    ///     @unknown default: showError(error.localizedDescription)
+    ///     }
+    /// }
     /// ```
-    public enum AlarmError: Error, Sendable, Equatable, CustomStringConvertible {
-        /// The application holds as many alarms as one may (100 unless the agent was started
-        /// with `--app-alarm-limit`), or the agent as many as it will: cancel some first.
-        case maximumLimitReached(String)
-        /// The user has not allowed this application to set alarms: they chose Don't Allow, or
-        /// (`tocsin auth revoke`) took it back. `requestAuthorization()` says which.
-        case notAuthorized(String)
-        /// This application has no alarm with the id.
-        case notFound(String)
-        /// The alarm is not in a state that allows this: pausing a timer that is not counting
-        /// down, stopping an alarm that is not ringing, snoozing one without a post-alert
-        /// countdown.
-        case invalidState(String)
-        /// The configuration cannot be scheduled: a time in the past, an unreadable sound file,
-        /// a bad duration, a schedule the agent does not understand, an id already in use…
-        case invalidArgument(String)
-        /// The metadata, encoded as JSON with the alarm's id, is `size` bytes; the agent keeps at
-        /// most `limit` with an alarm.
-        case metadataTooLarge(size: Int, limit: Int)
-        /// The agent could not save the change, so it did not make it (a full disk, an
-        /// unwritable state directory).
-        case storageFailed(String)
-        /// The agent cannot be reached: no session bus, `tocsind` neither running nor
-        /// installed for D-Bus activation, or not answering.
-        case agentUnavailable(String)
-        /// The agent answered something this version of TocsinKit does not understand.
-        case protocolError(String)
+    ///
+    /// (Swift 6 asks AlarmKit code for that `@unknown default` already: AlarmKit's enum may
+    /// gain cases.)
+    public enum AlarmError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
+        /// The application holds as many alarms as it may (100 unless the agent was started with
+        /// `--app-alarm-limit`), or the agent as many as it will: cancel some first.
+        case maximumLimitReached
+        /// Tocsin: any other reason, which AlarmKit reports in errors of its own.
+        case tocsin(Reason)
+
+        /// Why the agent refused, or could not be asked — every answer but the limit.
+        public enum Reason: Hashable, Sendable, CustomStringConvertible {
+            /// The user has not allowed this application to set alarms: they chose Don't Allow, or
+            /// (`tocsin auth revoke`) took it back. `requestAuthorization()` says which.
+            case notAuthorized(String)
+            /// This application has no alarm with the id.
+            case notFound(String)
+            /// The alarm is not in a state that allows this: pausing a timer that is not counting
+            /// down, stopping an alarm that is not ringing, snoozing one without a post-alert
+            /// countdown.
+            case invalidState(String)
+            /// The configuration cannot be scheduled: a time that does not exist or has passed, a
+            /// duration that is not a positive number of seconds, an id already in use…
+            case invalidArgument(String)
+            /// The metadata, encoded as JSON with the alarm's id, is `size` bytes; the agent keeps
+            /// at most `limit` with an alarm.
+            case metadataTooLarge(size: Int, limit: Int)
+            /// The agent could not save the change, so it did not make it (a full disk, an
+            /// unwritable state directory).
+            case storageFailed(String)
+            /// The agent cannot be reached: no session bus, `tocsind` neither running nor
+            /// installed for D-Bus activation, or not answering.
+            case agentUnavailable(String)
+            /// The agent answered something this version of TocsinKit does not understand.
+            case protocolError(String)
+
+            /// The sentence for a person.
+            public var message: String {
+                switch self {
+                case .notAuthorized(let message), .notFound(let message), .invalidState(let message), .invalidArgument(let message),
+                     .storageFailed(let message), .agentUnavailable(let message), .protocolError(let message):
+                    message
+                case .metadataTooLarge(let size, let limit):
+                    "The alarm's metadata is \(size) bytes of JSON (with the alarm's id); the agent keeps at most \(limit) with an alarm."
+                }
+            }
+
+            /// The sentence for a person.
+            public var description: String { message }
+        }
 
         /// The sentence for a person.
         public var message: String {
             switch self {
-            case .maximumLimitReached(let message), .notAuthorized(let message), .notFound(let message),
-                 .invalidState(let message), .invalidArgument(let message), .storageFailed(let message),
-                 .agentUnavailable(let message), .protocolError(let message):
-                message
-            case .metadataTooLarge(let size, let limit):
-                "The alarm's metadata is \(size) bytes of JSON (with the alarm's id); the agent keeps at most \(limit) with an alarm."
+            case .maximumLimitReached:
+                "This application holds as many alarms as it may; cancel some before scheduling more."
+            case .tocsin(let reason):
+                reason.message
             }
         }
 
         /// The sentence for a person.
         public var description: String { message }
 
+        /// The sentence for a person, which `error.localizedDescription` gives.
+        public var errorDescription: String? { message }
+
         /// The error for what the low-level client reported.
         init(_ error: TocsinClientError) {
             self = switch error {
-            case .limitReached(let message): .maximumLimitReached(message)
-            case .notAuthorized(let message): .notAuthorized(message)
-            case .notFound(let message): .notFound(message)
-            case .invalidState(let message): .invalidState(message)
-            case .invalidArgument(let message): .invalidArgument(message)
-            case .storageFailed(let message): .storageFailed(message)
-            case .agentUnavailable(let message): .agentUnavailable(message)
-            case .protocolError(let message): .protocolError(message)
+            case .limitReached: .maximumLimitReached
+            case .notAuthorized(let message): .tocsin(.notAuthorized(message))
+            case .notFound(let message): .tocsin(.notFound(message))
+            case .invalidState(let message): .tocsin(.invalidState(message))
+            case .invalidArgument(let message): .tocsin(.invalidArgument(message))
+            case .storageFailed(let message): .tocsin(.storageFailed(message))
+            case .agentUnavailable(let message): .tocsin(.agentUnavailable(message))
+            case .protocolError(let message): .tocsin(.protocolError(message))
             }
         }
 
@@ -70,7 +103,7 @@ extension AlarmManager {
         /// metadata, whatever else the agent's sentence says.
         init(_ error: TocsinClientError, schedulingMetadata metadata: String?) {
             if case .invalidArgument = error, let size = metadata?.utf8.count, size > AlarmRequest.maximumMetadataSize {
-                self = .metadataTooLarge(size: size, limit: AlarmRequest.maximumMetadataSize)
+                self = .tocsin(.metadataTooLarge(size: size, limit: AlarmRequest.maximumMetadataSize))
             } else {
                 self.init(error)
             }

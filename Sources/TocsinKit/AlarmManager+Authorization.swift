@@ -41,8 +41,8 @@ extension AlarmManager {
 
     /// The application's authorization state, the current one first, then each change (the user
     /// answering, or `tocsin auth grant/revoke/reset`) — AlarmKit's `authorizationUpdates`.
-    public var authorizationUpdates: AsyncStream<AuthorizationState> {
+    public var authorizationUpdates: AlarmAuthorizationStateUpdates {
         startListening()
-        return watcher.authorizations.subscribe()
+        return AlarmAuthorizationStateUpdates(states: watcher.authorizations.subscribe())
     }
 }

@@ -46,7 +46,7 @@ extension AlarmManager {
         } catch {
             guard IntentPerformer.alreadyDone(intent, on: id) else { throw error }
             switch error {
-            case .notFound, .invalidState: return
+            case .tocsin(.notFound), .tocsin(.invalidState): return
             default: throw error
             }
         }

@@ -21,13 +21,13 @@ extension AlarmManager {
     /// while the manager exists, and keeps going across agent restarts (re-reading the list when
     /// the agent comes back). The first access to this or the other update sequences starts that
     /// thread and returns once it listens, so no change caused by a later call is missed.
-    public var alarmUpdates: AsyncStream<[Alarm]> {
+    public var alarmUpdates: AlarmUpdates {
         startListening()
         // The list replayed first includes this process's own changes so far: an alarm
         // `schedule` just returned is in it, not only in a later list (AlarmKit's sample loops
         // stop on an empty list).
         watcher.catchUp()
-        return watcher.snapshots.subscribe()
+        return AlarmUpdates(lists: watcher.snapshots.subscribe())
     }
 
     /// Every change of one of the application's alarms, from now on: Tocsin's addition, saying

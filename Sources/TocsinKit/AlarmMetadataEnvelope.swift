@@ -39,7 +39,7 @@ enum AlarmMetadataEnvelope {
         do {
             return String(decoding: try encoder.encode(envelope), as: UTF8.self)
         } catch {
-            throw .invalidArgument("The alarm's metadata cannot be encoded as JSON: \(error).")
+            throw .tocsin(.invalidArgument("The alarm's metadata cannot be encoded as JSON: \(error)."))
         }
     }
 

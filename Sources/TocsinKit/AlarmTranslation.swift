@@ -13,15 +13,18 @@ enum AlarmTranslation {
         let countdownDuration = preAlert == nil && alarm.snoozeDuration == nil
             ? nil : AlarmManager.Alarm.CountdownDuration(preAlert: preAlert, postAlert: alarm.snoozeDuration)
         let id = header?.id ?? alarm.id
+        let waitingUntil: Date? = if case .scheduled(let fireDate) = alarm.state { fireDate } else { nil }
+        let readBack = alarm.schedule.map { ScheduleTranslation.readBack($0, relativeOnce: header?.relative == true, fireDate: waitingUntil) }
         return AlarmManager.Alarm(
             id: id,
-            schedule: alarm.schedule.map { ScheduleTranslation.kitSchedule($0, relativeOnce: header?.relative == true) },
+            schedule: readBack?.schedule,
             countdownDuration: countdownDuration,
             state: kitState(alarm.state),
             title: alarm.title,
             agentID: alarm.id,
             storedMetadata: alarm.metadata,
-            presentationState: AlarmPresentationState(alarmID: id, state: alarm.state, calendar: .current))
+            presentationState: AlarmPresentationState(alarmID: id, state: alarm.state, calendar: .current),
+            localDateTime: readBack?.localDateTime)
     }
 
     /// The alarm among `alarms` that the application knows as `id`: the one carrying `id` in its

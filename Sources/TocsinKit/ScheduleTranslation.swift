@@ -6,8 +6,9 @@ import TocsinCore
 enum ScheduleTranslation {
     typealias KitSchedule = AlarmManager.Alarm.Schedule
 
-    /// The agent's schedule for `schedule`; refuses a time or date that does not exist and a
-    /// weekly repeat with no days.
+    /// The agent's schedule for `schedule`; refuses a time that does not exist. A weekly repeat
+    /// on no day rings once, as an alarm repeating "never" does in the Clock app (AlarmKit does
+    /// not document it; an app that builds the list from the days a person ticked sends it).
     static func agentSchedule(_ schedule: KitSchedule) throws(AlarmManager.AlarmError) -> AlarmSchedule {
         do throws(AlarmInputError) {
             switch schedule {
@@ -19,31 +20,51 @@ enum ScheduleTranslation {
                 case .never:
                     return .timeOfDay(time, weekdays: [])
                 case .weekly(let days):
-                    guard !days.isEmpty else { throw AlarmInputError("A weekly schedule needs at least one day; use .never for an alarm that rings once.") }
                     return .timeOfDay(time, weekdays: Set(try days.map { day throws(AlarmInputError) in try agentWeekday(day) }))
                 }
-            case .localDateTime(let local):
-                return .localDateTime(try LocalDate(year: local.year, month: local.month, day: local.day),
-                                      try TimeOfDay(hour: local.time.hour, minute: local.time.minute))
             }
         } catch {
-            throw .invalidArgument(error.message)
+            throw .tocsin(.invalidArgument(error.message))
         }
     }
 
-    /// AlarmKit's schedule for the agent's `schedule`. The agent stores a one-shot time of day
+    /// The agent's schedule for Tocsin's dated local alarm; refuses a date or time that does not
+    /// exist.
+    static func agentSchedule(_ local: AlarmManager.Alarm.LocalDateTime) throws(AlarmManager.AlarmError) -> AlarmSchedule {
+        do throws(AlarmInputError) {
+            return .localDateTime(try LocalDate(year: local.year, month: local.month, day: local.day),
+                                  try TimeOfDay(hour: local.time.hour, minute: local.time.minute))
+        } catch {
+            throw .tocsin(.invalidArgument(error.message))
+        }
+    }
+
+    /// What the application reads back for an agent's schedule: AlarmKit's schedule and, for a
+    /// dated local alarm, Tocsin's date and time beside it.
+    struct ReadBack: Equatable {
+        var schedule: KitSchedule
+        var localDateTime: AlarmManager.Alarm.LocalDateTime?
+    }
+
+    /// The application's view of the agent's `schedule`. The agent stores a one-shot time of day
     /// pinned to the day it rings on (`.localDateTime`); `relativeOnce` says the application asked
-    /// for `.relative(… repeats: .never)`, which it gets back.
-    static func kitSchedule(_ schedule: AlarmSchedule, relativeOnce: Bool) -> KitSchedule {
+    /// for `.relative(… repeats: .never)`, which it gets back. Any other dated local alarm reads
+    /// as `.fixed` at `fireDate` (the agent's, while it waits) or, when the agent's state carries
+    /// none, at the instant the calendar gives that date and time now.
+    static func readBack(_ schedule: AlarmSchedule, relativeOnce: Bool, fireDate: Date?,
+                         calendar: Calendar = .current) -> ReadBack {
         switch schedule {
         case .fixed(let date):
-            return .fixed(date)
+            return ReadBack(schedule: .fixed(date))
         case .timeOfDay(let time, let weekdays):
-            return .relative(.init(time: kitTime(time), repeats: weekdays.isEmpty ? .never : .weekly(weekdays.sorted().map(kitWeekday))))
+            return ReadBack(schedule: .relative(.init(time: kitTime(time), repeats: weekdays.isEmpty ? .never : .weekly(weekdays.sorted().map(kitWeekday)))))
         case .localDateTime(_, let time) where relativeOnce:
-            return .relative(.init(time: kitTime(time), repeats: .never))
+            return ReadBack(schedule: .relative(.init(time: kitTime(time), repeats: .never)))
         case .localDateTime(let date, let time):
-            return .localDateTime(.init(year: date.year, month: date.month, day: date.day, time: kitTime(time)))
+            let local = AlarmManager.Alarm.LocalDateTime(year: date.year, month: date.month, day: date.day, time: kitTime(time))
+            let components = DateComponents(year: date.year, month: date.month, day: date.day, hour: time.hour, minute: time.minute)
+            let instant = fireDate ?? calendar.date(from: components) ?? Date.distantFuture
+            return ReadBack(schedule: .fixed(instant), localDateTime: local)
         }
     }
 

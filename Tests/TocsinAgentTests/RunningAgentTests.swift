@@ -28,7 +28,9 @@ import TocsinCore
 
         /// A started agent in zone `zone`; `hooks`, given the agent's log, makes a hook runner in
         /// place of the recording one.
-        init(zone: TimeZoneRules = .utc, hooks: ((AgentLog) -> AlarmHooksRunning)? = nil, trayHosted: Bool = false) throws {
+        init(zone: TimeZoneRules = .utc, hooks: ((AgentLog) -> AlarmHooksRunning)? = nil, trayHosted: Bool = false,
+             authorizations: AppAuthorizations = AppAuthorizations(),
+             credentials: @escaping (String) -> PeerCredentials? = { _ in nil }) throws {
             tray = RecordingTray(hosted: trayHosted)
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             self.hooks = hooks?(logLines.log) ?? recordedHooks
@@ -36,11 +38,11 @@ import TocsinCore
             configuration.alarmsPerApplication = 100
             agent = RunningAgent(
                 configuration: configuration, store: AlarmPersistence(directory: directory), book: AlarmBook(timeZone: zone),
-                authorizations: AppAuthorizations(), authorizationStore: nil, soundCopies: SandboxedSoundCopies(stateDirectory: directory),
+                authorizations: authorizations, authorizationStore: nil, soundCopies: SandboxedSoundCopies(stateDirectory: directory),
                 parts: RunningAgent.Parts(
                     clock: clock, notifications: notifications, sounds: sounds, hooks: self.hooks, appIntents: appIntents, signals: signals, tray: tray, phones: phones,
                     deadline: deadline, wake: wake, wakeAvailability: .available, server: QuietServer(),
-                    callers: CallerIdentifier(credentials: { _ in nil })))
+                    callers: CallerIdentifier(credentials: credentials)))
             agent.start(in: zone)
         }
 
@@ -50,6 +52,14 @@ import TocsinCore
         @discardableResult
         func schedule(_ request: AlarmRequest) throws -> UUID {
             try agent.commit { book, now throws(AlarmError) in try book.schedule(request, now: now) }.alarm.id
+        }
+
+        /// What the agent answers `sender` for the D-Bus call `call` (answered at once here: the
+        /// callers it is used with are already allowed).
+        func answer(_ call: AlarmsCall, from sender: String) -> Result<AlarmsReply, ServiceError>? {
+            var answer: Result<AlarmsReply, ServiceError>?
+            agent.handle(call, from: sender) { answer = $0 }
+            return answer
         }
 
         /// Performs `intent` on `id` as a client would.
@@ -194,6 +204,38 @@ import TocsinCore
         try fixture.notifications.press("Stop", on: bread)
         fixture.run(until: 36 + 5 + 60)
         #expect(fixture.phones.rungFor == [tea], "Bread was stopped at the desk in time")
+    }
+
+    @Test func anAppsSoundTheAgentCannotPlayRingsAsTheStandardOneWhenTheRequestAsksSoAndIsRefusedOtherwise() throws {
+        let appID = "org.example.Clock"
+        let fixture = try Fixture(authorizations: AppAuthorizations([appID: .authorized]),
+                                  credentials: { _ in PeerCredentials(processID: getpid(), userID: getuid()) })
+        try fixture.agent.callers.declare(appID, for: ":1.7")
+        let missing = AlarmSound.themeEvent("no-such-sound-\(UUID().uuidString.prefix(8))")
+        var request = AlarmRequest(title: "Tea", duration: 60, sound: missing)
+
+        guard case .failure(let refusal)? = fixture.answer(.schedule(request), from: ":1.7") else {
+            Issue.record("a sound no theme has was accepted without soundFallback")
+            return
+        }
+        #expect(refusal.name == .invalidArgument)
+        #expect(refusal.message.hasPrefix("No installed sound theme has the sound “\(missing.description)”"))
+
+        request.soundFallback = true
+        guard case .success(.id(let id))? = fixture.answer(.schedule(request), from: ":1.7") else {
+            Issue.record("a request asking for the fallback was not scheduled")
+            return
+        }
+        #expect(fixture.agent.book[id]?.sound == .standard)
+        #expect(fixture.logLines.all.contains { $0.contains("“Tea” of “\(appID)” will ring with the standard sound: No installed sound theme has the sound “\(missing.description)”") },
+                "\(fixture.logLines.all)")
+
+        request.sound = .file("/nonexistent/tocsin-ring.wav")
+        guard case .success(.id(let second))? = fixture.answer(.schedule(request), from: ":1.7") else {
+            Issue.record("a missing sound file was not replaced")
+            return
+        }
+        #expect(fixture.agent.book[second]?.sound == .standard)
     }
 
     @Test func snoozeCountsDownAgainAndRingsAgain() throws {

@@ -45,6 +45,17 @@ struct AlarmRequestTests {
         #expect(AlarmRequest.defaultSnoozeLabel == "Snooze")
     }
 
+    @Test("A snooze without a button: snoozable, nothing shown; a label or no snooze duration is refused")
+    func snoozeWithoutButton() throws {
+        let alarm = try make(AlarmRequest(duration: 60, snoozeDuration: 300, snoozeButton: false))
+        #expect(alarm.secondaryButton == nil)
+        #expect(alarm.snoozeDuration == 300, "tocsin snooze and the app's countdown(id:) still snooze it")
+        #expect(try message(AlarmRequest(duration: 60, snoozeDuration: 300, snoozeButton: false, secondaryButtonLabel: "Later"))
+                == "A button label needs a button: the snooze has none (“snooze-button” false).")
+        #expect(try message(AlarmRequest(duration: 60, snoozeButton: false))
+                == "A snooze without a button (“snooze-button” false) needs a snooze duration.")
+    }
+
     @Test("A secondary hook with a label gives a custom button")
     func customButton() throws {
         let alarm = try make(AlarmRequest(duration: 60, secondaryButtonLabel: "Next step", hooks: AlarmHooks([.secondary: "next"])))

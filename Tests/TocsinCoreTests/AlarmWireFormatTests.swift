@@ -26,6 +26,8 @@ struct AlarmWireFormatTests {
         AlarmRequest(duration: 60, phone: .never),
         AlarmRequest(duration: 60, phone: .ring(after: nil)),
         AlarmRequest(duration: 60, phone: .ring(after: 90)),
+        AlarmRequest(duration: 60, snoozeDuration: 300, snoozeButton: false),
+        AlarmRequest(duration: 60, sound: .themeEvent("bell"), soundFallback: true),
         AlarmRequest(kind: .alarm, schedule: .fixed(Date(timeIntervalSince1970: 1_800_000_000)), duration: 0),
         AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7), weekdays: [.monday, .tuesday]), title: "Wake up",
                      duration: 300, snoozeDuration: 540, ringLimit: 120, lateLimit: 1800, hooks: AlarmHooks([.missed: "echo missed"])),
@@ -42,6 +44,16 @@ struct AlarmWireFormatTests {
         #expect(AlarmWireFormat.encode(AlarmRequest(duration: 60)) == [
             "kind": .string("timer"), "duration": .double(60), "sound": .string("default"),
         ])
+    }
+
+    @Test("The snooze's button and the sound's fallback are sent only when they differ from the default, so an older agent takes the rest")
+    func defaultFlagsStayOffTheWire() throws {
+        #expect(AlarmWireFormat.encode(AlarmRequest(duration: 60, snoozeDuration: 30))["snooze-button"] == nil)
+        #expect(AlarmWireFormat.encode(AlarmRequest(duration: 60, snoozeDuration: 30, snoozeButton: false))["snooze-button"] == .bool(false))
+        #expect(AlarmWireFormat.encode(AlarmRequest(duration: 60))["sound-fallback"] == nil)
+        #expect(AlarmWireFormat.encode(AlarmRequest(duration: 60, soundFallback: true))["sound-fallback"] == .bool(true))
+        let absent = try AlarmWireFormat.decodeRequest(["duration": .double(60), "snooze": .double(30)])
+        #expect(absent.snoozeButton && !absent.soundFallback)
     }
 
     @Test("A full timer request uses the documented key names")
@@ -80,6 +92,7 @@ struct AlarmWireFormatTests {
                          appIntents: AppIntentButtons(modes: [.stop: .background], executable: "/usr/bin/cook"), id: fixedID(7)),
             AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), duration: 60),
             AlarmRequest(kind: .alarm, schedule: .localDateTime(Fixture.date(2026, 12, 1), Fixture.time(7)), duration: 0),
+            AlarmRequest(duration: 60, snoozeDuration: 300, snoozeButton: false, soundFallback: true),
         ]
         let seen = Set(requests.flatMap { AlarmWireFormat.encode($0).keys })
         #expect(seen == Set(AlarmWireFormat.RequestKey.allCases.map(\.rawValue)))
@@ -210,7 +223,7 @@ struct AlarmWireFormatTests {
     @Test("An unknown key is refused, naming it and listing the known ones")
     func unknownKey() throws {
         let message = try requestError(["duration": .double(60), "snoze": .double(60)])
-        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit, volume, crescendo, metadata, id, app-intents, app-executable, phone, phone-after.")
+        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit, volume, crescendo, metadata, id, app-intents, app-executable, phone, phone-after, snooze-button, sound-fallback.")
     }
 
     @Test("Among several unknown keys, the first in alphabetical order is named (deterministic)")

@@ -18,7 +18,7 @@ extension TocsinKitTests {
                 #expect {
                     try intent(UUID())
                 } throws: { error in
-                    Self.isAlarmError(error) { if case .notFound(let message) = $0 { message.contains("No alarm or timer has the id") } else { false } }
+                    Self.isAlarmError(error) { if case .tocsin(.notFound(let message)) = $0 { message.contains("No alarm or timer has the id") } else { false } }
                 }
             }
         }
@@ -32,7 +32,7 @@ extension TocsinKitTests {
                 #expect {
                     try intent(id)
                 } throws: { error in
-                    Self.isAlarmError(error) { if case .invalidState(let message) = $0 { message.contains("counting down") } else { false } }
+                    Self.isAlarmError(error) { if case .tocsin(.invalidState(let message)) = $0 { message.contains("counting down") } else { false } }
                 }
             }
             // The same intents by the agent's id work too.
@@ -74,22 +74,19 @@ extension TocsinKitTests {
             let fixture = try KitAgentSession("invalid-argument")
             let manager = try fixture.authorizedManager("org.example.kit.InvalidArgument")
             let past = AlarmManager.AlarmConfiguration.alarm(schedule: .fixed(Date().addingTimeInterval(-60)), attributes: TestConfigurations.attributes("Late"))
-            let unreadableSound = AlarmManager.AlarmConfiguration.timer(
-                duration: 60, attributes: TestConfigurations.attributes("Quiet"), sound: .named("/nonexistent/ring.wav"))
             let noSuchTime = AlarmManager.AlarmConfiguration.alarm(
                 schedule: .relative(.init(time: .init(hour: 25, minute: 0), repeats: .never)), attributes: TestConfigurations.attributes("Never"))
-            let buttonWithoutBehavior = TestConfigurations.timer("Odd", seconds: 60).with { $0.attributes = TestConfigurations.attributes("Odd", secondaryButton: "What") }
             let expectations: [(AlarmManager.AlarmConfiguration<Note>, String)] = [
                 (past, "in the past"),
-                (unreadableSound, "/nonexistent/ring.wav"),
                 (noSuchTime, "is not a time of day"),
-                (buttonWithoutBehavior, "needs a secondaryButtonBehavior"),
+                (TestConfigurations.timer("No time at all", seconds: 0), "must be longer than zero"),
+                (TestConfigurations.timer("Two years", seconds: 2 * 366 * 86_400), "is too long"),
             ]
             for (configuration, phrase) in expectations {
                 await #expect {
                     try await manager.schedule(id: UUID(), configuration: configuration)
                 } throws: { error in
-                    Self.isAlarmError(error) { if case .invalidArgument(let message) = $0 { message.contains(phrase) } else { false } }
+                    Self.isAlarmError(error) { if case .tocsin(.invalidArgument(let message)) = $0 { message.contains(phrase) } else { false } }
                 }
             }
             #expect(try manager.alarms.isEmpty)
@@ -102,7 +99,7 @@ extension TocsinKitTests {
             await #expect {
                 try await manager.schedule(id: UUID(), configuration: TestConfigurations.timer("Big", seconds: 60, metadata: tooLarge))
             } throws: { error in
-                Self.isAlarmError(error) { if case .metadataTooLarge(let size, 4096) = $0 { size > 5000 } else { false } }
+                Self.isAlarmError(error) { if case .tocsin(.metadataTooLarge(let size, 4096)) = $0 { size > 5000 } else { false } }
             }
             // Just under the limit, with the envelope, is kept and handed back.
             let fits = Note(text: String(repeating: "y", count: 3900))
@@ -120,6 +117,14 @@ extension TocsinKitTests {
             } catch AlarmManager.AlarmError.maximumLimitReached {
                 // AlarmKit code catches it just like this.
             }
+            // …or compares it, as AlarmKit's payload-free case allows.
+            do {
+                try await manager.schedule(id: UUID(), configuration: TestConfigurations.timer("Three", seconds: 600))
+                Issue.record("the third alarm was accepted")
+            } catch let error as AlarmManager.AlarmError {
+                #expect(error == .maximumLimitReached)
+                #expect(error.localizedDescription == "This application holds as many alarms as it may; cancel some before scheduling more.")
+            }
         }
 
         @Test func schedulingAfterDontAllowIsNotAuthorized() async throws {
@@ -134,7 +139,7 @@ extension TocsinKitTests {
             await #expect {
                 try await manager.schedule(id: UUID(), configuration: TestConfigurations.timer("Refused", seconds: 60))
             } throws: { error in
-                Self.isAlarmError(error) { if case .notAuthorized(let message) = $0 { message.contains("the user did not allow it") } else { false } }
+                Self.isAlarmError(error) { if case .tocsin(.notAuthorized(let message)) = $0 { message.contains("the user did not allow it") } else { false } }
             }
             #expect(manager.authorizationState == .denied)
         }
@@ -146,12 +151,12 @@ extension TocsinKitTests {
             #expect {
                 try manager.alarms
             } throws: { error in
-                Self.isAlarmError(error) { if case .agentUnavailable(let message) = $0 { message.contains("not running") } else { false } }
+                Self.isAlarmError(error) { if case .tocsin(.agentUnavailable(let message)) = $0 { message.contains("not running") } else { false } }
             }
             await #expect {
                 try await manager.schedule(id: UUID(), configuration: TestConfigurations.timer("Nobody", seconds: 60))
             } throws: { error in
-                Self.isAlarmError(error) { if case .agentUnavailable = $0 { true } else { false } }
+                Self.isAlarmError(error) { if case .tocsin(.agentUnavailable) = $0 { true } else { false } }
             }
             #expect(manager.authorizationState == .notDetermined)
         }

@@ -17,7 +17,8 @@ extension TocsinKitTests {
             #expect(alarm.id == id)
             #expect(alarm.state == .countdown)
             #expect(alarm.schedule == nil)
-            #expect(alarm.countdownDuration == .init(preAlert: 60, postAlert: nil))
+            // The timer's own length again after it rings, as AlarmKit takes a missing postAlert.
+            #expect(alarm.countdownDuration == .init(preAlert: 60, postAlert: 60))
             #expect(alarm.title == "Pasta")
             #expect(alarm.metadata(as: Note.self) == Note(text: "al dente"))
             #expect(alarm.agentID == id, "the agent keeps the caller's id")
@@ -39,7 +40,6 @@ extension TocsinKitTests {
                 .fixed(instant),
                 .relative(.init(time: .init(hour: 7, minute: 30), repeats: .never)),
                 .relative(.init(time: .init(hour: 6, minute: 45), repeats: .weekly([.monday, .friday]))),
-                .localDateTime(.init(year: 2099, month: 12, day: 24, time: .init(hour: 18, minute: 0))),
             ]
             for schedule in schedules {
                 let alarm = try await manager.schedule(id: UUID(), configuration: .alarm(schedule: schedule, attributes: TestConfigurations.attributes("Wake up")))
@@ -48,6 +48,21 @@ extension TocsinKitTests {
                 #expect(alarm.countdownDuration == nil)
             }
             #expect(try manager.alarms.compactMap(\.schedule) == schedules)
+
+            // Tocsin's dated local alarm, beside AlarmKit's schedules: it reads back as the instant
+            // it rings at (AlarmKit's `.fixed`), with its date and time beside it.
+            let christmasEve = Alarm.LocalDateTime(year: 2099, month: 12, day: 24, time: .init(hour: 18, minute: 0))
+            let dated = try await manager.schedule(id: UUID(), configuration: .alarm(localDateTime: christmasEve, attributes: TestConfigurations.attributes("Dinner")))
+            #expect(dated.localDateTime == christmasEve)
+            #expect(dated.state == .scheduled)
+            guard case .fixed(let instant)? = dated.schedule else {
+                Issue.record("a dated local alarm reads back as \(String(describing: dated.schedule))")
+                return
+            }
+            let wallClock = Calendar.current.dateComponents([.year, .month, .day, .hour, .minute], from: instant)
+            #expect(wallClock == DateComponents(year: 2099, month: 12, day: 24, hour: 18, minute: 0))
+            #expect(try manager.alarms.first { $0.id == dated.id }?.localDateTime == christmasEve)
+            #expect(try manager.alarms.filter { $0.localDateTime != nil }.count == 1, "only the dated alarm carries a local date and time")
 
             // The full initializer: a countdown before the time, and a snooze after it rings.
             let withCountdowns = try await manager.schedule(id: UUID(), configuration: AlarmManager.AlarmConfiguration(
@@ -61,6 +76,37 @@ extension TocsinKitTests {
             #expect(listed["button-label"] as? String == "Snooze")
         }
 
+        /// The issue's own example: AlarmKit 26.0's Stop-only alert with a snooze intent and a
+        /// five-minute postAlert, and a sound no theme has — scheduled as AlarmKit schedules it.
+        @Test func aStopOnlyAlertWithASnoozeIntentAndAnUnknownSoundIsScheduledAndSnoozes() async throws {
+            let fixture = try KitAgentSession("stop-only")
+            let manager = try fixture.authorizedManager("org.example.kit.StopOnly")
+            let id = UUID()
+            let alarm = try await manager.schedule(id: id, configuration: AlarmManager.AlarmConfiguration(
+                countdownDuration: .init(preAlert: 1, postAlert: 300),
+                attributes: TestConfigurations.attributes("Stop only"),
+                secondaryIntent: RepeatIntent(alarmID: id.uuidString, round: 1),
+                sound: .named("no-such-sound-in-any-theme")))
+            #expect(alarm.countdownDuration == .init(preAlert: 1, postAlert: 300))
+
+            let ringing = try await fixture.notification(titled: "Stop only", timeout: .seconds(15)) { $0.urgency == 2 }
+            #expect(ringing.actions.map(\.label) == ["Stop"], "the intent has no button, so none is shown")
+            let listed = try #require(try fixture.listedAlarms().first)
+            #expect(listed["sound"] as? String == "default", "\(listed)")
+            #expect(fixture.agentLog.contains("“Stop only” of “org.example.kit.StopOnly” will ring with the standard sound: No installed sound theme has the sound “no-such-sound-in-any-theme”"),
+                    "\(fixture.agentLog)")
+
+            #expect(KitAgentSession.eventually(timeout: 5) { (try? manager.alarms.first?.state) == .alerting })
+            try manager.countdown(id: id)
+            let snoozed = try #require(try manager.alarms.first)
+            #expect(snoozed.state == .countdown, "postAlert snoozes it, button or not")
+            guard case .countdown(let countdown)? = snoozed.presentationState?.mode else {
+                Issue.record("a snoozed alarm shows \(String(describing: snoozed.presentationState))")
+                return
+            }
+            #expect(countdown.totalCountdownDuration == 300)
+        }
+
         @Test func anIDAlreadyInUseIsRefused() async throws {
             let fixture = try KitAgentSession("duplicate")
             let manager = try fixture.authorizedManager("org.example.kit.Duplicate")
@@ -69,7 +115,7 @@ extension TocsinKitTests {
             await #expect {
                 try await manager.schedule(id: id, configuration: TestConfigurations.timer("Second", seconds: 60))
             } throws: { error in
-                guard case AlarmManager.AlarmError.invalidArgument(let message) = error else { return false }
+                guard case AlarmManager.AlarmError.tocsin(.invalidArgument(let message)) = error else { return false }
                 return message == "An alarm with the id \(id.uuidString.lowercased()) already exists."
             }
             #expect(try manager.alarms.map(\.title) == ["First"])

@@ -13,12 +13,20 @@ public struct AlarmRequest: Sendable, Equatable {
     public var title: String?
     /// How long the timer counts down; for an alarm, its pre-alert countdown (0: none).
     public var duration: TimeInterval
-    /// The snooze duration, if a Snooze button is wanted.
+    /// The snooze duration: how long a snoozed alarm counts down before ringing again.
     public var snoozeDuration: TimeInterval?
+    /// Whether the snooze shows as a Snooze button while the alarm rings. `false` keeps the snooze
+    /// (`tocsin snooze`, an application's own call) without a button: AlarmKit's `postAlert` on an
+    /// alert that has no `.countdown` button. Needs a `snoozeDuration`.
+    public var snoozeButton: Bool
     /// The second button's label: relabels Snooze, or names the custom button when a `secondary` hook is set.
     public var secondaryButtonLabel: String?
     /// What plays while it rings.
     public var sound: AlarmSound
+    /// Whether a sound the agent cannot find or play rings as the standard sound instead of being
+    /// refused: what AlarmKit does with a sound name it cannot find. The command line leaves it
+    /// `false`, so a typo in a sound's name is an error the user sees at once.
+    public var soundFallback: Bool
     /// How loud, above 0 and at most 1; `nil` is full.
     public var volume: Double?
     /// A rise from soft to `volume` over this long, if wanted.
@@ -70,8 +78,8 @@ public struct AlarmRequest: Sendable, Equatable {
     /// Creates a request; only `duration` is required.
     public init(
         kind: AlarmKind = .timer, schedule: AlarmSchedule? = nil, title: String? = nil, duration: TimeInterval,
-        snoozeDuration: TimeInterval? = nil, secondaryButtonLabel: String? = nil,
-        sound: AlarmSound = .standard, volume: Double? = nil, crescendo: TimeInterval? = nil, phone: PhoneRingChoice? = nil,
+        snoozeDuration: TimeInterval? = nil, snoozeButton: Bool = true, secondaryButtonLabel: String? = nil,
+        sound: AlarmSound = .standard, soundFallback: Bool = false, volume: Double? = nil, crescendo: TimeInterval? = nil, phone: PhoneRingChoice? = nil,
         ringLimit: TimeInterval? = nil, lateLimit: TimeInterval? = nil,
         hooks: AlarmHooks = AlarmHooks(), metadata: String? = nil, appIntents: AppIntentButtons? = nil, id: UUID? = nil
     ) {
@@ -80,8 +88,10 @@ public struct AlarmRequest: Sendable, Equatable {
         self.title = title
         self.duration = duration
         self.snoozeDuration = snoozeDuration
+        self.snoozeButton = snoozeButton
         self.secondaryButtonLabel = secondaryButtonLabel
         self.sound = sound
+        self.soundFallback = soundFallback
         self.volume = volume
         self.crescendo = crescendo
         self.phone = phone
@@ -190,9 +200,18 @@ public struct AlarmRequest: Sendable, Equatable {
                 throw AlarmInputError("A custom button command needs a button label.")
             }
             return SecondaryButton(label: label, behavior: .custom)
+        case (false, _?) where !snoozeButton:
+            // A snooze without a button (AlarmKit's postAlert beside a Stop-only alert).
+            guard label == nil else {
+                throw AlarmInputError("A button label needs a button: the snooze has none (“snooze-button” false).")
+            }
+            return nil
         case (false, _?):
             return SecondaryButton(label: label ?? Self.defaultSnoozeLabel, behavior: .countdown)
         case (false, nil):
+            guard snoozeButton else {
+                throw AlarmInputError("A snooze without a button (“snooze-button” false) needs a snooze duration.")
+            }
             guard label == nil else {
                 throw AlarmInputError("A button label needs either a snooze duration (to relabel Snooze) or a command to run.")
             }

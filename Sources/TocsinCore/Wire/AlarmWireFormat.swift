@@ -11,6 +11,7 @@ public enum AlarmWireFormat {
         case kind, title, duration, snooze, buttonLabel = "button-label", sound, ringLimit = "ring-limit", hooks
         case at, time, weekdays, date, preAlert = "pre-alert", lateLimit = "late-limit", volume, crescendo, metadata
         case id, appIntents = "app-intents", appExecutable = "app-executable", phone, phoneAfter = "phone-after"
+        case snoozeButton = "snooze-button", soundFallback = "sound-fallback"
     }
 
     /// Keys of an alarm returned by `Get`/`List` and carried by signals.
@@ -97,6 +98,10 @@ public enum AlarmWireFormat {
         dictionary[.metadata] = request.metadata.map(WireValue.string)
         dictionary[.title] = request.title.map(WireValue.string)
         dictionary[.snooze] = request.snoozeDuration.map(WireValue.double)
+        // Sent only when they differ from the default, so an agent older than them still takes
+        // every request that does not need them.
+        dictionary[.snoozeButton] = request.snoozeButton ? nil : .bool(false)
+        dictionary[.soundFallback] = request.soundFallback ? .bool(true) : nil
         dictionary[.buttonLabel] = request.secondaryButtonLabel.map(WireValue.string)
         dictionary[.ringLimit] = request.ringLimit.map(WireValue.double)
         if !request.hooks.isEmpty {
@@ -139,8 +144,10 @@ public enum AlarmWireFormat {
             title: try fields.string(.title),
             duration: duration,
             snoozeDuration: try fields.seconds(.snooze),
+            snoozeButton: try fields.bool(.snoozeButton) ?? true,
             secondaryButtonLabel: try fields.string(.buttonLabel),
             sound: try fields.string(.sound).map { text throws(AlarmInputError) in try AlarmSound(parsing: text) } ?? .standard,
+            soundFallback: try fields.bool(.soundFallback) ?? false,
             volume: try fields.number(.volume),
             crescendo: try fields.seconds(.crescendo),
             phone: try fields.phoneChoice(.phone, after: .phoneAfter),

@@ -7,7 +7,7 @@ final class StreamRecorder<Element: Sendable>: Sendable {
     private let task: Task<Void, Never>
 
     /// Starts recording `stream`.
-    init(_ stream: AsyncStream<Element>) {
+    init(_ stream: some AsyncSequence<Element, Never> & Sendable) {
         let storage = storage
         task = Task {
             for await element in stream {

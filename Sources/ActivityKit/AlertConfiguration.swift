@@ -1,4 +1,9 @@
-/// Namespace of the alert's sound, as in ActivityKit, so `sound: .named("bell")` ports as written.
+/// ActivityKit's `AlertConfiguration`, as far as AlarmKit uses it: the namespace of an alarm's
+/// sound, so `sound: .named("bell")`, `AlertConfiguration.AlertSound.default` and a file's
+/// `import ActivityKit` port as written. (TocsinKit re-exports this module.)
+///
+/// ActivityKit's `init(title:body:sound:)`, for a Live Activity update's alert, has no use here:
+/// the agent shows the alarm itself.
 public enum AlertConfiguration {
     /// What an alarm plays while it rings, looped until it is answered — played by the agent
     /// itself, so a notification server that mutes sounds cannot silence it.
