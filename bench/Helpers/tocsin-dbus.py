@@ -9,6 +9,7 @@ would not: that would measure 1,000 process start-ups as well.
 Usage:
   tocsin-dbus.py [--app-id ID] schedule REQUESTS.json   a JSON list of Schedule request dictionaries
   tocsin-dbus.py [--app-id ID] call METHOD ID...        call METHOD (Stop, Cancel…) once for each id
+  tocsin-dbus.py [--app-id ID] status N                 call GetStatus N times
 
 --app-id: say who is calling (IdentifyApplication) first, as an application would; otherwise the
 agent knows the helper by its executable's name ("python3.11"). The user must have allowed that
@@ -49,7 +50,8 @@ def timed_calls(bus, method, argument_tuples, reply_type):
         try:
             reply = bus.call_sync(BUS_NAME, OBJECT_PATH, INTERFACE, method, arguments,
                                   reply_type, Gio.DBusCallFlags.NONE, 120000, None)
-            if reply is not None and reply.n_children() > 0:
+            # Schedule answers an id; GetStatus a dictionary, which is not kept.
+            if reply is not None and reply.n_children() > 0 and reply.get_child_value(0).get_type_string() == "s":
                 ids.append(reply.get_child_value(0).get_string())
         except GLib.Error as error:
             errors.append(error.message)
@@ -72,6 +74,8 @@ def main(arguments):
     elif len(arguments) >= 2 and arguments[0] == "call":
         tuples = [GLib.Variant("(s)", (alarm_id,)) for alarm_id in arguments[2:]]
         result = timed_calls(bus, arguments[1], tuples, None)
+    elif len(arguments) == 2 and arguments[0] == "status":
+        result = timed_calls(bus, "GetStatus", [None] * int(arguments[1]), None)
     else:
         sys.stderr.write(__doc__)
         return 2

@@ -67,6 +67,8 @@ enum BenchStep: String, CaseIterable, Sendable {
     case many
     /// The tray item's wake-ups, in a session of its own with waybar's tray.
     case tray
+    /// GetStatus and Stop while an alarm rings and two media players are frozen.
+    case frozen
     /// `at`, the sleep script (and KAlarm).
     case peers
 }

@@ -41,6 +41,12 @@ final class BenchmarkRun {
         if steps.contains(.empty) { measureWithNothingScheduled(bench) }
         if steps.contains(.fire) { measureFiring(bench, beep: beep) }
         if steps.contains(.countdowns) { measureCountdowns(bench) }
+        if steps.contains(.frozen) {
+            progress("GetStatus and Stop while an alarm rings beside two frozen media players")
+            attempt(FrozenNeighbours.section, "GetStatus and Stop with frozen media players", unit: "ms") {
+                try FrozenNeighbours.figures(in: bench, tools: tools, rounds: plan.frozenRounds)
+            }
+        }
         if steps.contains(.many) { measureManyAlarms(bench) }
         if steps.contains(.tray) {
             progress("the tray item in waybar's tray (a session of its own, with sway and mako)")

@@ -125,6 +125,9 @@ struct BenchTools {
     let tocsin: URL
     /// bench/Helpers/tocsin-dbus.py.
     let dbusHelper: URL
+    /// The tests' MPRIS player (Tests/Support/FakeMediaPlayer), built beside the bench; `nil`
+    /// when it is not built.
+    let mediaPlayer: URL?
     /// The package root (for bench/results).
     let packageDirectory: URL
 
@@ -140,6 +143,10 @@ struct BenchTools {
         guard FileManager.default.fileExists(atPath: helper.path) else {
             throw BenchError("\(helper.path) is missing; pass --package-dir with the package root")
         }
-        return BenchTools(tocsind: tocsind, tocsin: tocsin, dbusHelper: helper, packageDirectory: packageDirectory)
+        let player = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("fake-media-player")
+        return BenchTools(tocsind: tocsind, tocsin: tocsin, dbusHelper: helper,
+                          mediaPlayer: FileManager.default.isExecutableFile(atPath: player.path) ? player : nil,
+                          packageDirectory: packageDirectory)
     }
 }

@@ -55,6 +55,11 @@ struct BulkDBusClient {
         return try invoke(["call", method] + ids, timeout: timeout)
     }
 
+    /// Calls GetStatus `count` times.
+    func status(count: Int, timeout: Duration = .seconds(60)) throws -> Outcome {
+        try invoke(["status", String(count)], timeout: timeout)
+    }
+
     private func invoke(_ arguments: [String], timeout: Duration) throws -> Outcome {
         let result = try session.run(python, [helperScript.path, "--app-id", Self.appID] + arguments, timeout: timeout)
         guard result.succeeded, let outcome = try? JSONDecoder().decode(Outcome.self, from: Data(result.stdout.utf8)) else {
