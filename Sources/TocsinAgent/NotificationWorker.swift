@@ -62,6 +62,8 @@ final class NotificationWorker: @unchecked Sendable {
     /// Called on the main loop when the server closed a notification as dismissed just after an
     /// update, most likely on a press it lost to the update (`NotificationClosing.pressLostToUpdate`).
     private let onPressLostToUpdate: MainThreadOnly<(UUID) -> Void>
+    /// The installed colour icon's `file://` URI, for servers that draw `app_icon` in one colour.
+    private let iconFile: String?
     private let log: AgentLog
     private let appName: String
     private let context: OpaquePointer
@@ -109,6 +111,7 @@ final class NotificationWorker: @unchecked Sendable {
         self.onDismissed = MainThreadOnly(onDismissed)
         self.onClosedAfterButton = MainThreadOnly(onClosedAfterButton)
         self.onPressLostToUpdate = MainThreadOnly(onPressLostToUpdate)
+        iconFile = AppIconFile.find()
         context = g_main_context_new()
         var ends: [Int32] = [-1, -1]
         if g_unix_open_pipe(&ends, FD_CLOEXEC, nil) == 0 {
@@ -212,7 +215,7 @@ final class NotificationWorker: @unchecked Sendable {
                 _ = close(id)
             }
             let shownFor = showings.show(id, generation: generation, at: .now)
-            succeeded = show(NotificationPayload(content, profile: profile, shownFor: shownFor), as: id)
+            succeeded = show(NotificationPayload(content, profile: profile, shownFor: shownFor, iconFile: iconFile), as: id)
         case .close(let id):
             succeeded = close(id)
         }
@@ -259,6 +262,7 @@ final class NotificationWorker: @unchecked Sendable {
         notify_notification_set_category(notification, payload.category)
         notify_notification_set_hint(notification, "suppress-sound", g_variant_new_boolean(payload.suppressesSound ? 1 : 0))
         if payload.isPersistent { notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1)) }
+        if let image = payload.imagePath { notify_notification_set_hint(notification, "image-path", g_variant_new_string(image)) }
         if let progress = payload.progress { notify_notification_set_hint(notification, "value", g_variant_new_int32(Int32(progress))) }
         notify_notification_set_timeout(notification, payload.expiry.timeout)
         // The click on the notification itself comes back as "default"; reported as its intent.

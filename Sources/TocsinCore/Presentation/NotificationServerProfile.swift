@@ -124,6 +124,12 @@ public struct NotificationServerProfile: Sendable, Equatable {
     public let pressesLostToUpdates: Duration?
     /// Do-not-disturb on this server, or `nil` where Tocsin cannot read it.
     public let doNotDisturb: DoNotDisturbRule?
+    /// The server draws `app_icon` (and the desktop entry's icon) only in one colour, as a
+    /// symbolic icon: GNOME Shell. Tocsin's symbolic icon is a plain bell, which reads as
+    /// anyone's; the colour icon's file goes as the `image-path` hint, which it draws as it is.
+    /// Plasma draws the desktop entry's icon in colour (an image would show it twice), xfce4-notifyd,
+    /// dunst and mako draw `app_icon` in colour.
+    public let drawsAppIconInOneColour: Bool
 
     /// The profile for `identity`'s server.
     public init(for identity: NotificationServerIdentity) {
@@ -162,6 +168,7 @@ public struct NotificationServerProfile: Sendable, Equatable {
         takesDefaultAction = family != .xfce
         countdownPopup = family == .plasma ? .seconds(5) : nil
         pressesLostToUpdates = family == .xfce ? .milliseconds(250) : nil
+        drawsAppIconInOneColour = family == .gnomeShell
     }
 
     /// The profile used until the server has answered: a server not in the table that says it
