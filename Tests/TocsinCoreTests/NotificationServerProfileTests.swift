@@ -150,6 +150,15 @@ struct NotificationServerProfileTests {
         #expect(NotificationPayload(Self.countdown, profile: Self.profile(.plasma), shownFor: .seconds(1)).urgency == .normal)
     }
 
+    @Test("GNOME Shell 48 and later hand a countdown's banner over to a quiet notification (BannerHandover); 43 and the rest do not")
+    func bannerHandover() {
+        let gnome48 = NotificationServerProfile(for: .init(name: "gnome-shell", vendor: "GNOME", version: "48.7", capabilities: ["actions", "body-markup"]))
+        #expect(gnome48.bannerHandover == .seconds(10))
+        #expect(NotificationServerProfile(for: .init(name: "gnome-shell", vendor: "GNOME", version: "49.1", capabilities: [])).bannerHandover == .seconds(10))
+        #expect(NotificationServerFamily.allCases.allSatisfy { Self.profile($0).bannerHandover == nil }, "43.9, and every other server")
+        #expect(NotificationServerProfile(for: .init(name: "gnome-shell", vendor: "GNOME", version: "", capabilities: [])).bannerHandover == nil)
+    }
+
     @Test("GNOME Shell draws app_icon in one colour: it is sent the colour icon's file as image-path; no other server is")
     func iconAsImage() {
         let file = "file:///usr/share/icons/hicolor/scalable/apps/io.github.tocsin.Agent.svg"
@@ -158,6 +167,7 @@ struct NotificationServerProfileTests {
         #expect(NotificationPayload(Self.alert, profile: Self.profile(.gnomeShell)).imagePath == nil, "not installed: none")
         #expect(NotificationServerFamily.allCases.filter { NotificationPayload(Self.alert, profile: Self.profile($0), iconFile: file).imagePath != nil }
                 == [.gnomeShell], "Plasma would draw it twice; xfce, dunst and mako draw app_icon in colour")
+        #expect(!NotificationPayload(Self.countdown, profile: Self.profile(.gnomeShell)).isTransient, "the worker's BannerHandover decides that")
     }
 
     @Test("The colour icon is looked for in each data directory, scalable first, then the largest bitmaps")

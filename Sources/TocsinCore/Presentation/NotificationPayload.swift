@@ -65,6 +65,9 @@ public struct NotificationPayload: Sendable, Equatable {
     public var expiry: Expiry
     /// The `value` hint, percent elapsed, where the server draws it.
     public var progress: Int?
+    /// The `transient` hint: the server lets the notification go with its banner (GNOME Shell
+    /// 48's countdown banner, `BannerHandover`).
+    public var isTransient = false
     /// The `image-path` hint: the colour icon's file, as a `file://` URI, where the server draws
     /// `app_icon` in one colour only (`NotificationServerProfile.drawsAppIconInOneColour`) and the
     /// file was found.
