@@ -148,6 +148,15 @@ extension HeadlessSession {
         return centers
     }
 
+    /// The colours of a rectangle of `screenshot` (one `readScreen` kept: `ScreenText.screenshot`),
+    /// `x`, `y` its top left corner: what an icon there is drawn in.
+    public func pixels(of screenshot: URL, x: Int, y: Int, width: Int, height: Int) throws -> ScreenPixels {
+        try ensureRunning()
+        let ppm = try launcher.runChecked("convert", [screenshot.path, "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage", "-depth", "8",
+                                                      "-compress", "none", "ppm:-"], environment: environment, timeout: .seconds(20))
+        return ScreenPixels(plainPPM: ppm)
+    }
+
     /// How much larger than the screen the picture tesseract reads is.
     static let readingScale = 3
 }

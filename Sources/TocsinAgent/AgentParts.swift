@@ -22,6 +22,9 @@ protocol AlarmNotifications: AnyObject {
     /// Called when the server closed a notification as dismissed just after an update, most
     /// likely on a press it lost to the update: the user did not dismiss it either.
     var onPressLostToUpdate: (UUID) -> Void { get set }
+    /// Called when the server let a notification's banner go and took the notification with it
+    /// (GNOME Shell 48's transient first showing): the user did not dismiss it.
+    var onBannerGone: (UUID) -> Void { get set }
     /// How the server is best shown to.
     var serverProfile: NotificationServerProfile { get set }
     /// Shows `content` as key `id`'s notification, replacing what it showed.

@@ -19,6 +19,9 @@ final class NotificationPresenter {
     /// Called when the server closed a notification as dismissed just after an update: most
     /// likely a press it lost to the update (xfce4-notifyd), not the user's dismissal.
     var onPressLostToUpdate: (UUID) -> Void = { _ in }
+    /// Called when GNOME Shell 48 let a notification's banner go, and took the notification with
+    /// it: what the alarm shows now is shown anew, quietly, in the message list.
+    var onBannerGone: (UUID) -> Void = { _ in }
     /// How the current notification server is best shown to (`NotificationServerMonitor` keeps
     /// it up to date): what `NotificationPayload` sends it follows this.
     var serverProfile = NotificationServerProfile.unknown {
@@ -34,7 +37,8 @@ final class NotificationPresenter {
             onAction: { [unowned self] id, key in onAction(id, key) },
             onDismissed: { [unowned self] id in onDismissed(id) },
             onClosedAfterButton: { [unowned self] id in onClosedAfterButton(id) },
-            onPressLostToUpdate: { [unowned self] id in onPressLostToUpdate(id) })
+            onPressLostToUpdate: { [unowned self] id in onPressLostToUpdate(id) },
+            onBannerGone: { [unowned self] id in onBannerGone(id) })
     }
 
     /// Shows `content` for alarm `id`, replacing what it showed before; a ringing alarm's goes

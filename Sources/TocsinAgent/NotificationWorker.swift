@@ -31,10 +31,12 @@ import TocsinCore
 /// is `NotificationServerProfile`'s; two things hold for every server: a press echoed within a
 /// second is dropped, and a close right after a press is not the user's dismissal
 /// (`NotificationClosing` reads each dismissal, with a press lost to an update on xfce4-notifyd).
+/// On GNOME Shell 48 a notification keeps its urgency, and a countdown's banner is handed over to
+/// a quiet notification once the shell lets it go (`BannerHandover`).
 ///
 /// `@unchecked Sendable`: `shared` is behind its mutex; `notifications`, `lastPressed`,
-/// `lastUpdated`, `lastLostPress`, `closedObjects`, `shownRoles`, `showings`, `serverIDsToKeep` and
-/// `serverFailing` are touched on the worker thread only; the rest is immutable.
+/// `lastUpdated`, `lastLostPress`, `closedObjects`, `shownRoles`, `showings`, `serverIDsToKeep`,
+/// `handover` and `serverFailing` are touched on the worker thread only; the rest is immutable.
 final class NotificationWorker: @unchecked Sendable {
     /// What the main loop and the worker share.
     private struct Shared {
@@ -62,6 +64,11 @@ final class NotificationWorker: @unchecked Sendable {
     /// Called on the main loop when the server closed a notification as dismissed just after an
     /// update, most likely on a press it lost to the update (`NotificationClosing.pressLostToUpdate`).
     private let onPressLostToUpdate: MainThreadOnly<(UUID) -> Void>
+    /// Called on the main loop when GNOME Shell 48 let a notification's banner go (its transient
+    /// first showing expired, `BannerHandover`): what the alarm shows now must be shown anew.
+    private let onBannerGone: MainThreadOnly<(UUID) -> Void>
+    /// The installed colour icon's `file://` URI, for servers that draw `app_icon` in one colour.
+    private let iconFile: String?
     private let log: AgentLog
     private let appName: String
     private let context: OpaquePointer
@@ -94,6 +101,8 @@ final class NotificationWorker: @unchecked Sendable {
     private var closedObjects: Set<UUID> = []
     /// The last call failed; logged once until one succeeds again (worker thread only).
     private var serverFailing = false
+    /// GNOME Shell 48's banners and the quiet notifications that follow them (worker thread only).
+    private var handover = BannerHandover<UUID>()
 
     /// A second press on the same notification this soon after the first is the server's echo,
     /// not a person: GNOME Shell 43 sends ActionInvoked("default") once for every Notify the
@@ -102,13 +111,16 @@ final class NotificationWorker: @unchecked Sendable {
 
     /// Starts the worker thread; the callbacks are called on the main loop.
     init(appName: String, log: AgentLog, onAction: @escaping (UUID, String) -> Void, onDismissed: @escaping (UUID) -> Void,
-         onClosedAfterButton: @escaping (UUID) -> Void, onPressLostToUpdate: @escaping (UUID) -> Void) {
+         onClosedAfterButton: @escaping (UUID) -> Void, onPressLostToUpdate: @escaping (UUID) -> Void,
+         onBannerGone: @escaping (UUID) -> Void) {
         self.appName = appName
         self.log = log
         self.onAction = MainThreadOnly(onAction)
         self.onDismissed = MainThreadOnly(onDismissed)
         self.onClosedAfterButton = MainThreadOnly(onClosedAfterButton)
         self.onPressLostToUpdate = MainThreadOnly(onPressLostToUpdate)
+        self.onBannerGone = MainThreadOnly(onBannerGone)
+        iconFile = AppIconFile.find()
         context = g_main_context_new()
         var ends: [Int32] = [-1, -1]
         if g_unix_open_pipe(&ends, FD_CLOEXEC, nil) == 0 {
@@ -212,8 +224,26 @@ final class NotificationWorker: @unchecked Sendable {
                 _ = close(id)
             }
             let shownFor = showings.show(id, generation: generation, at: .now)
-            succeeded = show(NotificationPayload(content, profile: profile, shownFor: shownFor), as: id)
+            var payload = NotificationPayload(content, profile: profile, shownFor: shownFor, iconFile: iconFile)
+            guard let limit = profile.bannerHandover else {
+                succeeded = show(payload, as: id)
+                break
+            }
+            let live = notifications[id] != nil && !closedObjects.contains(id)
+            switch handover.step(content, for: id, live: live, limit: limit, now: .now) {
+            case .withhold:
+                succeeded = true
+            case .send(let urgency, let transient):
+                payload.urgency = urgency
+                payload.isTransient = transient
+                succeeded = show(payload, as: id)
+            case .replace(let urgency):
+                _ = close(id)
+                payload.urgency = urgency
+                succeeded = show(payload, as: id)
+            }
         case .close(let id):
+            handover.forget(id)
             succeeded = close(id)
         }
         let (wasNotice, more) = shared.withLock { state -> (Bool, Bool) in
@@ -225,7 +255,10 @@ final class NotificationWorker: @unchecked Sendable {
             state.scheduled = false
             return (wasNotice, false)
         }
-        if wasNotice { release(job.key) }
+        if wasNotice {
+            handover.forget(job.key)
+            release(job.key)
+        }
         if more { wake() }
     }
 
@@ -259,6 +292,8 @@ final class NotificationWorker: @unchecked Sendable {
         notify_notification_set_category(notification, payload.category)
         notify_notification_set_hint(notification, "suppress-sound", g_variant_new_boolean(payload.suppressesSound ? 1 : 0))
         if payload.isPersistent { notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1)) }
+        if payload.isTransient { notify_notification_set_hint(notification, "transient", g_variant_new_boolean(1)) }
+        if let image = payload.imagePath { notify_notification_set_hint(notification, "image-path", g_variant_new_string(image)) }
         if let progress = payload.progress { notify_notification_set_hint(notification, "value", g_variant_new_int32(Int32(progress))) }
         notify_notification_set_timeout(notification, payload.expiry.timeout)
         // The click on the notification itself comes back as "default"; reported as its intent.
@@ -331,7 +366,14 @@ final class NotificationWorker: @unchecked Sendable {
         let reason = notify_notification_get_closed_reason(notification)
         worker.shared.withLock { $0.traffic.forget(id) }
         worker.closedObjects.insert(id)
-        if reason == Int32(NOTIFY_CLOSED_REASON_EXPIRED.rawValue) {
+        let expired = reason == Int32(NOTIFY_CLOSED_REASON_EXPIRED.rawValue)
+        if worker.handover.gone(id), expired {
+            // GNOME Shell 48 let the banner go: shown anew, quietly, as a new notification.
+            let onBannerGone = worker.onBannerGone
+            MainLoop.post { onBannerGone.value(id) }
+            return
+        }
+        if expired {
             worker.serverIDsToKeep[id] = serverID(of: notification)
         }
         guard reason == Int32(NOTIFY_CLOSED_REASON_DISMISSED.rawValue) else { return }

@@ -106,9 +106,9 @@ final class RunningAgent {
         }
         notifications.onClosedAfterButton = { [unowned self] id in
             // The button's effects came first; what the alarm shows now is shown anew.
-            guard let alarm = book[id], alarm.state.name != .scheduled else { return }
-            carryOut(planner.present(alarm, now: clock.now))
+            showAnew(id)
         }
+        notifications.onBannerGone = { [unowned self] id in showAnew(id) }
         notifications.onPressLostToUpdate = { [unowned self] id in
             guard let alarm = book[id], alarm.state.name != .scheduled else {
                 // Not an alarm's (a question's): taken as the dismissal it says it is.
@@ -365,6 +365,13 @@ final class RunningAgent {
     /// `intent` on alarm `id` as the user's own press (a notification's button, the tray's menu).
     private func perform(_ intent: AlarmIntent, on id: UUID) throws(ServiceError) {
         try commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
+    }
+
+    /// Shows what alarm `id` shows now in a new notification: its own is gone, though the user
+    /// did not dismiss it.
+    private func showAnew(_ id: UUID) {
+        guard let alarm = book[id], alarm.state.name != .scheduled else { return }
+        carryOut(planner.present(alarm, now: clock.now))
     }
 
     private func notificationDismissed(_ id: UUID) {

@@ -41,15 +41,29 @@ final class AgentSession {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The repository's `data` as installed, in `.build/test-share`: the desktop entry with
-    /// `@bindir@` made the built binaries' directory, the icons copied. Plasma takes a desktop
-    /// entry whose `TryExec` does not exist for none, and then neither draws Tocsin's icon nor
-    /// keeps its notifications in the history.
+    /// `@bindir@` made `.build/test-share/bin`, which holds the built `tocsind` and `tocsin`
+    /// (hard links), the icons copied. Plasma and GLib (GNOME Shell) take a desktop entry whose
+    /// `TryExec` does not exist for none: Plasma then neither draws Tocsin's icon nor keeps its
+    /// notifications in the history, GNOME Shell neither names Tocsin nor keeps settings for it.
+    /// The binaries sit inside the shared data directory because GNOME Shell 48 runs in a
+    /// directory of its own that sees this one but not the build's.
     private static let installedData: URL = {
         let share = repository.appendingPathComponent(".build/test-share")
         let files = FileManager.default
         do {
-            let bindir = try binary("tocsind").deletingLastPathComponent().path
+            let bin = share.appendingPathComponent("bin")
             try? files.removeItem(at: share)
+            try files.createDirectory(at: bin, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            try files.setAttributes([.posixPermissions: 0o755], ofItemAtPath: share.path)
+            for program in ["tocsind", "tocsin"] {
+                let built = try binary(program)
+                do {
+                    try files.linkItem(at: built, to: bin.appendingPathComponent(program))
+                } catch {
+                    try files.copyItem(at: built, to: bin.appendingPathComponent(program))
+                }
+            }
+            let bindir = bin.path
             try files.createDirectory(at: share.appendingPathComponent("applications"), withIntermediateDirectories: true,
                                       attributes: [.posixPermissions: 0o755])
             let entry = "applications/io.github.tocsin.Agent.desktop"

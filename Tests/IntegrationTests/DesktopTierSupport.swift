@@ -63,3 +63,32 @@ extension ScreenText {
         try? FileManager.default.copyItem(at: screenshot, to: target)
     }
 }
+
+extension ScreenPixels {
+    /// Whether these pixels show Tocsin's colour icon (data/icons/hicolor/scalable/apps): its red
+    /// face (#f66151 to #c01c28, rim #a51d2d) with its yellow bell (#fff7d6 to #f6d32d) on it,
+    /// the face the larger. A one-colour bell (GNOME's symbolic icons, grey or white), a theme's
+    /// generic icon, the banner's text and the desktop behind hold neither colour. The counts are
+    /// those a 16-pixel icon still gives (Plasma's popup header); GNOME draws it at 32 and 48.
+    var showsTocsinsColourIcon: Bool {
+        let (face, bell) = tocsinIconPixels
+        return face >= 20 && bell >= 5 && face > bell
+    }
+
+    /// How many pixels are of the icon's red face and of its yellow bell.
+    var tocsinIconPixels: (face: Int, bell: Int) {
+        (count { $0.red >= 150 && $0.green <= 115 && $0.blue <= 115 },
+         count { $0.red >= 200 && $0.green >= 170 && $0.blue <= 160 })
+    }
+}
+
+extension AgentSession {
+    /// The colours of the icon a notification server draws left of `word` (a notification's
+    /// title, or the application's name in a header) on the screen `screen` was read from,
+    /// in a box `size` pixels wide and high ending `gap` pixels before the word.
+    func iconColours(leftOf word: ScreenText.Word, in screen: ScreenText, size: Int, gap: Int = 4) throws -> ScreenPixels {
+        let shot = try #require(screen.screenshot, "the screen was not read from a screenshot")
+        let top = word.top + word.height / 2 - size / 2
+        return try session.pixels(of: shot, x: max(0, word.left - gap - size), y: max(0, top), width: size, height: size)
+    }
+}

@@ -15,6 +15,10 @@ import Testing
             $0.contains("Pasta") && $0.contains("remaining") && $0.word("Pause") != nil && $0.word("Cancel") != nil
         }
         counting.keepForREADME(as: "plasma-countdown.png")
+        // The popup's header names Tocsin beside its colour icon, both from the desktop entry.
+        let name = try #require(counting.words.last { $0.text == "Tocsin" && $0.top > 400 }, "no “Tocsin” in the popup's header:\n\(counting)")
+        let icon = try fixture.iconColours(leftOf: name, in: counting, size: 20, gap: 2)
+        #expect(icon.showsTocsinsColourIcon, "no Tocsin icon in the popup's header (face and bell pixels: \(icon.tocsinIconPixels))")
         // Plasma keeps a popup up for as long as it is updated: the countdown's popup must go by
         // itself, into the history, and go on counting down there.
         _ = try fixture.session.waitForScreen(timeout: .seconds(12), "the countdown's popup gone by itself") { !$0.contains("Pasta") }

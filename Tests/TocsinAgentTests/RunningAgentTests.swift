@@ -165,6 +165,27 @@ import TocsinCore
         #expect(fixture.notifications.onScreen[timer]?.actions.map(\.label).contains("Resume") == true)
     }
 
+    @Test func aCountdownWhoseBannerGnomeLetGoIsShownAgainAsItIsNowAndGoesOnTicking() throws {
+        // GNOME Shell 48 destroys a countdown's transient first showing with its banner: the
+        // countdown is shown anew (the worker makes it a quiet notification) and keeps ticking;
+        // a paused one is shown paused.
+        let fixture = try Fixture()
+        let timer = try fixture.schedule(AlarmRequest(title: "Pasta", duration: 60))
+        fixture.run(until: 5)
+        let shownBefore = fixture.notifications.shown.count
+        fixture.notifications.onBannerGone(timer)
+        #expect(fixture.notifications.shown.count == shownBefore + 1, "not shown again")
+        #expect(fixture.notifications.onScreen[timer]?.body.contains("0:55") == true, "\(String(describing: fixture.notifications.onScreen[timer]))")
+        fixture.run(until: 7)
+        #expect(fixture.notifications.onScreen[timer]?.body.contains("0:53") == true, "it stopped ticking")
+        try fixture.notifications.press("Pause", on: timer)
+        fixture.notifications.onBannerGone(timer)
+        #expect(fixture.notifications.onScreen[timer]?.role == .paused)
+        let other = UUID()
+        fixture.notifications.onBannerGone(other)
+        #expect(fixture.notifications.onScreen[other] == nil, "not an alarm's: nothing to show")
+    }
+
     @Test func aNotificationClosedOnAPressLostToAnUpdateIsShownAgainAndSaysSo() throws {
         // xfce4-notifyd rebuilt the countdown's buttons under a press and closed it as dismissed:
         // the countdown is shown again (a dismissal would hide it for good) and it goes on ticking.

@@ -150,6 +150,37 @@ struct NotificationServerProfileTests {
         #expect(NotificationPayload(Self.countdown, profile: Self.profile(.plasma), shownFor: .seconds(1)).urgency == .normal)
     }
 
+    @Test("GNOME Shell 48 and later hand a countdown's banner over to a quiet notification (BannerHandover); 43 and the rest do not")
+    func bannerHandover() {
+        let gnome48 = NotificationServerProfile(for: .init(name: "gnome-shell", vendor: "GNOME", version: "48.7", capabilities: ["actions", "body-markup"]))
+        #expect(gnome48.bannerHandover == .seconds(10))
+        #expect(NotificationServerProfile(for: .init(name: "gnome-shell", vendor: "GNOME", version: "49.1", capabilities: [])).bannerHandover == .seconds(10))
+        #expect(NotificationServerFamily.allCases.allSatisfy { Self.profile($0).bannerHandover == nil }, "43.9, and every other server")
+        #expect(NotificationServerProfile(for: .init(name: "gnome-shell", vendor: "GNOME", version: "", capabilities: [])).bannerHandover == nil)
+    }
+
+    @Test("GNOME Shell draws app_icon in one colour: it is sent the colour icon's file as image-path; no other server is")
+    func iconAsImage() {
+        let file = "file:///usr/share/icons/hicolor/scalable/apps/io.github.tocsin.Agent.svg"
+        #expect(NotificationPayload(Self.countdown, profile: Self.profile(.gnomeShell), iconFile: file).imagePath == file)
+        #expect(NotificationPayload(Self.alert, profile: Self.profile(.gnomeShell), shownFor: .seconds(3), iconFile: file).imagePath == file)
+        #expect(NotificationPayload(Self.alert, profile: Self.profile(.gnomeShell)).imagePath == nil, "not installed: none")
+        #expect(NotificationServerFamily.allCases.filter { NotificationPayload(Self.alert, profile: Self.profile($0), iconFile: file).imagePath != nil }
+                == [.gnomeShell], "Plasma would draw it twice; xfce, dunst and mako draw app_icon in colour")
+        #expect(!NotificationPayload(Self.countdown, profile: Self.profile(.gnomeShell)).isTransient, "the worker's BannerHandover decides that")
+    }
+
+    @Test("The colour icon is looked for in each data directory, scalable first, then the largest bitmaps")
+    func iconFiles() {
+        let candidates = NotificationPayload.iconFileCandidates(in: ["/home/u/.local/share", "/usr/share/"])
+        #expect(candidates.first == "/home/u/.local/share/icons/hicolor/scalable/apps/io.github.tocsin.Agent.svg")
+        #expect(candidates.contains("/usr/share/icons/hicolor/48x48/apps/io.github.tocsin.Agent.png"))
+        #expect(candidates.count == 10)
+        #expect(candidates.firstIndex(of: "/usr/share/icons/hicolor/scalable/apps/io.github.tocsin.Agent.svg")!
+                > candidates.firstIndex(of: "/home/u/.local/share/icons/hicolor/48x48/apps/io.github.tocsin.Agent.png")!,
+                "the user's own data first, as the icon theme does")
+    }
+
     @Test("GNOME Shell: a live countdown shows no buttons, so its body says a click pauses; paused and ringing show their buttons")
     func gnomeClick() {
         let gnome = Self.profile(.gnomeShell)
@@ -215,5 +246,18 @@ struct NotificationServerProfileTests {
         }
         let makefile = try String(contentsOf: repository.appendingPathComponent("Makefile"), encoding: .utf8)
         #expect(makefile.contains("data/applications/\(NotificationPayload.desktopEntry).desktop"), "make install does not install it")
+    }
+}
+
+// XDGBaseDirectory.dataDirectories: where the icon (and any data file) is looked for.
+@Suite("XDG data directories")
+struct XDGDataDirectoriesTests {
+    @Test("The data home first, then XDG_DATA_DIRS' absolute entries; the defaults when it is unset, empty or holds none")
+    func order() {
+        #expect(XDGBaseDirectory.dataDirectories(environment: ["HOME": "/home/u", "XDG_DATA_DIRS": "/opt/t/share:relative:/usr/share"])
+                == ["/home/u/.local/share", "/opt/t/share", "/usr/share"])
+        #expect(XDGBaseDirectory.dataDirectories(environment: ["HOME": "/home/u", "XDG_DATA_HOME": "/d"]) == ["/d", "/usr/local/share", "/usr/share"])
+        #expect(XDGBaseDirectory.dataDirectories(environment: ["HOME": "/home/u", "XDG_DATA_DIRS": ""]) == ["/home/u/.local/share", "/usr/local/share", "/usr/share"])
+        #expect(XDGBaseDirectory.dataDirectories(environment: ["HOME": "/home/u", "XDG_DATA_DIRS": "a:b"]) == ["/home/u/.local/share", "/usr/local/share", "/usr/share"])
     }
 }

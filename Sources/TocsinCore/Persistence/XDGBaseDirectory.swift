@@ -18,6 +18,13 @@ public enum XDGBaseDirectory {
         home("XDG_DATA_HOME", defaultUnderHome: ".local/share", environment: environment)
     }
 
+    /// Where data files are looked for, most important first: `dataHome`, then each absolute
+    /// path in `$XDG_DATA_DIRS` (`/usr/local/share` and `/usr/share` when it is unset or empty).
+    public static func dataDirectories(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        let listed = (environment["XDG_DATA_DIRS"] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        return [dataHome(environment: environment).path] + (listed.isEmpty ? ["/usr/local/share", "/usr/share"] : listed)
+    }
+
     /// `variable` when it holds an absolute path (a relative one is invalid and ignored), else
     /// `defaultUnderHome` under `$HOME`.
     private static func home(_ variable: String, defaultUnderHome: String, environment: [String: String]) -> URL {

@@ -10,6 +10,17 @@ public struct NotificationPayload: Sendable, Equatable {
     /// The icon, from the hicolor theme Tocsin installs (the `app_icon` argument).
     public static let iconName = "io.github.tocsin.Agent"
 
+    /// Where the colour icon may be installed, best first, in each of `dataDirectories` (the
+    /// XDG data directories, `XDGBaseDirectory.dataDirectories`): the scalable icon, then the
+    /// largest bitmaps a theme may hold.
+    public static func iconFileCandidates(in dataDirectories: [String]) -> [String] {
+        let sizes = ["scalable/apps/\(iconName).svg", "256x256/apps/\(iconName).png", "128x128/apps/\(iconName).png",
+                     "64x64/apps/\(iconName).png", "48x48/apps/\(iconName).png"]
+        return dataDirectories.flatMap { directory in
+            sizes.map { (directory.hasSuffix("/") ? directory : directory + "/") + "icons/hicolor/" + $0 }
+        }
+    }
+
     /// What the notification is for.
     public var role: NotificationContent.Role
     /// The summary line (never markup: the specification has it plain text).
@@ -54,6 +65,13 @@ public struct NotificationPayload: Sendable, Equatable {
     public var expiry: Expiry
     /// The `value` hint, percent elapsed, where the server draws it.
     public var progress: Int?
+    /// The `transient` hint: the server lets the notification go with its banner (GNOME Shell
+    /// 48's countdown banner, `BannerHandover`).
+    public var isTransient = false
+    /// The `image-path` hint: the colour icon's file, as a `file://` URI, where the server draws
+    /// `app_icon` in one colour only (`NotificationServerProfile.drawsAppIconInOneColour`) and the
+    /// file was found.
+    public var imagePath: String?
     /// The `suppress-sound` hint: Tocsin rings itself through libcanberra, and a server's sound
     /// on top would ring twice. Always true.
     public let suppressesSound = true
@@ -64,7 +82,8 @@ public struct NotificationPayload: Sendable, Equatable {
 
     /// The payload of `content` for a server of `profile`. `shownFor`: how long the notification
     /// has been on the server, which this replaces; `nil` when it is shown for the first time.
-    public init(_ content: NotificationContent, profile: NotificationServerProfile, shownFor: Duration? = nil) {
+    /// `iconFile`: the installed colour icon's `file://` URI, when it was found.
+    public init(_ content: NotificationContent, profile: NotificationServerProfile, shownFor: Duration? = nil, iconFile: String? = nil) {
         let isUpdate = shownFor != nil
         var body = content.body
         if profile.progress == .text, let progress = content.progress {
@@ -106,6 +125,7 @@ public struct NotificationPayload: Sendable, Equatable {
             expiry = content.isPersistent ? .never : .serverDefault
         }
         progress = profile.progress == .valueHint ? content.progress : nil
+        imagePath = profile.drawsAppIconInOneColour ? iconFile : nil
     }
 
     /// Progress as ten cells, filled for each tenth elapsed: "■■■■□□□□□□ 40%".

@@ -96,7 +96,8 @@ public struct NotificationServerProfile: Sendable, Equatable {
     public let namesCommands: Bool
     /// The urgency of a countdown's per-second updates after the first showing, when it differs
     /// from the content's. GNOME Shell re-pops or keeps up a banner for every normal update and
-    /// shows none for a low one, which still updates its entry in the message list.
+    /// shows none for a low one, which still updates its entry in the message list. From 48 on,
+    /// where a notification must keep its urgency, `bannerHandover` decides instead.
     public let countdownUpdateUrgency: NotificationContent.Urgency?
     /// A countdown updated every second shows no buttons (GNOME Shell rebuilds a banner's buttons
     /// with every update, so it never expands on hover): the body says what a click does.
@@ -124,6 +125,20 @@ public struct NotificationServerProfile: Sendable, Equatable {
     public let pressesLostToUpdates: Duration?
     /// Do-not-disturb on this server, or `nil` where Tocsin cannot read it.
     public let doNotDisturb: DoNotDisturbRule?
+    /// GNOME Shell 48 and later: a notification keeps the urgency it was created with, and a
+    /// countdown's banner is handed over to a quiet notification in the message list once the
+    /// shell lets it go, or after this long at most (`BannerHandover`); `nil` elsewhere. Its
+    /// message list, grouped by application, loses an entry whose urgency changes between low and
+    /// normal (48.7). The shell's own time for a banner is 4 s, longer while the pointer rests on
+    /// it or the session is idle, and none with banners off; this is long enough to read one and
+    /// click it, and short enough that a held-back time is not shown for long.
+    public let bannerHandover: Duration?
+    /// The server draws `app_icon` (and the desktop entry's icon) only in one colour, as a
+    /// symbolic icon: GNOME Shell. Tocsin's symbolic icon is a plain bell, which reads as
+    /// anyone's; the colour icon's file goes as the `image-path` hint, which it draws as it is.
+    /// Plasma draws the desktop entry's icon in colour (an image would show it twice), xfce4-notifyd,
+    /// dunst and mako draw `app_icon` in colour.
+    public let drawsAppIconInOneColour: Bool
 
     /// The profile for `identity`'s server.
     public init(for identity: NotificationServerIdentity) {
@@ -162,6 +177,9 @@ public struct NotificationServerProfile: Sendable, Equatable {
         takesDefaultAction = family != .xfce
         countdownPopup = family == .plasma ? .seconds(5) : nil
         pressesLostToUpdates = family == .xfce ? .milliseconds(250) : nil
+        let major = Int(identity.version.prefix { $0.isNumber }) ?? 0
+        bannerHandover = family == .gnomeShell && major >= 48 ? .seconds(10) : nil
+        drawsAppIconInOneColour = family == .gnomeShell
     }
 
     /// The profile used until the server has answered: a server not in the table that says it

@@ -18,6 +18,7 @@ final class RecordingNotifications: AlarmNotifications {
     var onDismissed: (UUID) -> Void = { _ in }
     var onClosedAfterButton: (UUID) -> Void = { _ in }
     var onPressLostToUpdate: (UUID) -> Void = { _ in }
+    var onBannerGone: (UUID) -> Void = { _ in }
     var serverProfile = NotificationServerProfile.unknown
     private(set) var shown: [(id: UUID, content: NotificationContent, isTick: Bool)] = []
     private(set) var withdrawn: [UUID] = []

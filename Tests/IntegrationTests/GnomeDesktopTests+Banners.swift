@@ -1,0 +1,98 @@
+import Foundation
+import HeadlessSession
+import Testing
+
+extension GnomeDesktopTests {
+    /// GNOME Shell 43 and 48 at the banner, as a person uses it: the pointer moved onto the
+    /// countdown's banner, rested there, and a click on its text pauses the timer; the pointer
+    /// moved onto the ringing alert's Stop, and a click there stops it and the sound. Both banners
+    /// show Tocsin's colour icon (43 drew a one-colour bell, 48 draws the application's symbolic
+    /// icon in its header: both are sent the colour icon's file), and the shell keeps per-application
+    /// settings for Tocsin. On 48 the header names Tocsin, and once the banner goes the countdown
+    /// goes on in the message list: updated there at another urgency than its banner's, it used to
+    /// vanish from it (`BannerHandover`).
+    @Test(arguments: GnomeShellRelease.allCases)
+    func aPersonPausesAtTheBannerAndStopsTheAlertThereAndSeesTocsinsIcon(release: GnomeShellRelease) throws {
+        let fixture = try AgentSession("gnome-banner-\(release)", notificationServer: .gnomeShell, gnomeShellRelease: release)
+        try Self.waitUntilTheAgentKnowsTheShell(fixture, release: release)
+        try Self.letTheStartUpBannersGo(fixture)
+        let is48 = release == .trixie
+
+        let id = try fixture.startTimer("5m", "--title", "Pasta")
+        let banner = try fixture.session.waitForScreen("the countdown's banner") { $0.word("Pasta") != nil && $0.countdownTime != nil }
+        let title = try #require(banner.word("Pasta"))
+        // The pointer onto the banner's text at once, as a person's goes to what pops up: 48 lets
+        // a banner go after 4 s unless the pointer rests on it, and expands it then.
+        try fixture.session.movePointer(x: title.center.x + 120, y: title.center.y + 24)
+        if is48 { banner.keepForREADME(as: "gnome-48-countdown.png") }
+        let icon = try fixture.iconColours(leftOf: title, in: banner, size: 60)
+        #expect(icon.showsTocsinsColourIcon, "no Tocsin icon beside the title (face and bell pixels: \(icon.tocsinIconPixels))")
+        let text = try fixture.session.pixels(of: try #require(banner.screenshot), x: title.left, y: title.top, width: 60, height: 40)
+        #expect(!text.showsTocsinsColourIcon, "the check takes the banner's text for the icon")
+        if is48 {
+            let name = banner.words.first { $0.text == "Tocsin" && $0.top < title.top }
+            #expect(name != nil, "no “Tocsin” in the banner's header:\n\(banner)")
+        }
+        // Its per-application settings (Settings → Notifications): the shell found the desktop entry.
+        let apps = try fixture.session.run(URL(fileURLWithPath: "/usr/bin/gsettings"), ["get", "org.gnome.desktop.notifications", "application-children"])
+        #expect(apps.stdout.contains("'io-github-tocsin-agent'"), "GNOME keeps no settings for Tocsin: \(apps)")
+
+        // A moment's rest on it, and a click on its text where it is now.
+        let hovered = try fixture.session.readScreen()
+        let aim = hovered.words.first { $0.countdownTime != nil && $0.top > (hovered.word("Pasta")?.top ?? 0) } ?? hovered.word("Pasta") ?? title
+        try fixture.session.click(x: aim.center.x, y: aim.center.y)
+        #expect(try fixture.eventually(timeout: 4) { try fixture.alarm(id)?.string("state") == "paused" },
+                "the click on the banner did not pause it; the banner read:\n\(hovered)")
+        #expect(!fixture.agentLog.contains("did nothing"), "\(fixture.agentLog)")
+
+        if is48 {
+            // Resumed, the banner gone (the pointer moving elsewhere), the countdown in the message list.
+            #expect(try fixture.tocsin("resume", id).status == 0)
+            try Self.whileMovingThePointer(fixture) {
+                _ = try fixture.session.waitForScreen(timeout: .seconds(15), "the banner gone") { $0.word("Pasta") == nil }
+            }
+            try fixture.session.click(x: 640, y: 12)
+            let listed = try fixture.session.waitForScreen("the countdown in the message list") { $0.word("Pasta") != nil && $0.countdownTime != nil }
+            let first = listed.countdownTime
+            let later = try fixture.session.waitForScreen("the time changing in the list") { $0.word("Pasta") != nil && $0.countdownTime.map { $0 != first } ?? false }
+            later.keepForREADME(as: "gnome-48-list.png")
+            try fixture.session.pressKeys("Escape")
+            let shell = fixture.session.childProcesses.first { $0.name == "gnome-shell" }?.standardError() ?? ""
+            #expect(!shell.contains("messageList.js"), "the shell's message list failed:\n\(shell.suffix(2_000))")
+        }
+        #expect(try fixture.tocsin("cancel", id).status == 0)
+
+        // The alert: heard; the pointer onto its Stop, a moment's rest, a click; then silence.
+        let recording = try fixture.session.startRecording()
+        let started = Date()
+        let tea = try fixture.startTimer("3s", "--title", "Tea")
+        let ringing = try fixture.session.waitForScreen(timeout: .seconds(15), "the alert with Stop") { $0.word("Tea") != nil && $0.word("Stop") != nil }
+        if is48 { ringing.keepForREADME(as: "gnome-48-alert.png") }
+        #expect(fixture.eventually(timeout: 3) { recording.currentTrace().firstLoudWindow(after: started) != nil }, "no sound")
+        let alertIcon = try fixture.iconColours(leftOf: try #require(ringing.word("Tea")), in: ringing, size: 60)
+        #expect(alertIcon.showsTocsinsColourIcon, "no Tocsin icon on the alert (face and bell pixels: \(alertIcon.tocsinIconPixels))")
+        let stop = try #require(ringing.word("Stop"))
+        try fixture.session.movePointer(x: stop.center.x, y: stop.center.y)
+        Thread.sleep(forTimeInterval: 0.7)
+        // Aimed again at where it is now (tesseract may not read a highlighted button: then where it was).
+        let target = try fixture.session.readScreen().word("Stop") ?? stop
+        try fixture.expectStoppedIntoSilence(tea, recording: recording) { try fixture.session.click(x: target.center.x, y: target.center.y) }
+        let list = try fixture.tocsin("list")
+        #expect(list.status == 0 && !list.stdout.contains("Tea"), "tocsin list still shows it: \(list)")
+    }
+}
+
+extension ScreenText {
+    /// A countdown's time left as a banner shows it ("4:58"; a 5-minute timer's), whatever the
+    /// words around it: a word of its own, so not the top bar's clock ("22:14").
+    var countdownTime: String? {
+        words.lazy.compactMap(\.countdownTime).first
+    }
+}
+
+extension ScreenText.Word {
+    /// The word's countdown time, when it is one ("4:58", "4:58,"; not "22:14").
+    var countdownTime: String? {
+        text.firstMatch(of: /^[45]:[0-5]\d(?!\d)/).map { String($0.0) }
+    }
+}
