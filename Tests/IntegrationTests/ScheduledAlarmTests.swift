@@ -19,7 +19,7 @@ import TocsinCore
         let alert = try fixture.waitForNotification(titled: "Meeting", timeout: .seconds(6)) { $0.urgency == 2 }
         #expect(alert.receivedAt.timeIntervalSince(due) > -0.01 && alert.receivedAt.timeIntervalSince(due) < 0.3)
         #expect(alert.body.hasPrefix("Alarm ringing since"), "\(alert.body)")
-        #expect(alert.buttonLabels == ["Stop"])
+        #expect(alert.buttonLabels == ["Stop", "Snooze"], "an alarm offers Snooze by default (tocsin config alarm-snooze)")
         #expect(fixture.eventually(timeout: 2) { recording.currentTrace().firstLoudWindow(after: due) != nil })
         _ = recording.stop()
         #expect(try fixture.tocsin("stop", id).status == 0)
