@@ -28,6 +28,19 @@ struct PhoneRingTests {
         #expect(planner.arm(book, now: at(95)).first == .armDeadline(at(660)), "back to the ring limit")
     }
 
+    @Test("The log says how long this alarm rang: its own delay, not the settings'")
+    func ownDelayLogged() throws {
+        var (book, ids) = try AgentPlannerTests.book(AlarmRequest(title: "Tea", duration: 60, phone: .ring(after: 1)))
+        var planner = AgentPlannerTests.planner()
+        _ = planner.timePassed(book.advance(to: at(60)), book: book, now: at(60))
+        let due = planner.timePassed(book.advance(to: at(61)), book: book, now: at(61))
+        #expect(due.contains(AgentEffect.log(.info, "“Tea” has rung 1 s unanswered; ringing the phones.")), "\(due)")
+        #expect(due.filter(Self.ringsPhones) == [.ringPhones(book[ids[0]]!)])
+        var (bySettings, settingsBook, _, _) = try Self.ringing()
+        let dueBySettings = bySettings.timePassed(settingsBook.advance(to: at(90)), book: settingsBook, now: at(90))
+        #expect(dueBySettings.contains(AgentEffect.log(.info, "“Tea” has rung 30 s unanswered; ringing the phones.")), "\(dueBySettings)")
+    }
+
     @Test("Stopped or snoozed before the delay: no phone is rung, and the log says so")
     func answered() throws {
         for intent in [AlarmIntent.stop, .countdown] {

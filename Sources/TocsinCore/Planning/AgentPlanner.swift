@@ -212,7 +212,10 @@ public struct AgentPlanner: Sendable {
         for (id, due) in phoneRingsDue where due <= now {
             phoneRingsDue[id] = nil
             guard let alarm = book[id], alarm.state.name == .alerting else { continue }
-            effects.append(.log(.info, "“\(alarm.title)” has rung \(DurationFormat.spoken(phoneRings.delay)) unanswered; ringing the phones."))
+            // How long this alarm rang: its own delay (--phone-after), or the settings', as it was.
+            var rang = phoneRings.delay
+            if case .alerting(let since) = alarm.state { rang = now.timeIntervalSince(since).rounded() }
+            effects.append(.log(.info, "“\(alarm.title)” has rung \(DurationFormat.spoken(rang)) unanswered; ringing the phones."))
             effects.append(.ringPhones(alarm))
         }
         return effects
