@@ -38,12 +38,22 @@ import Testing
         let (configuration, style) = Self.waybar(following: feed)
         let bar = try fixture.session.startWaybar(configuration: configuration, style: style)
 
-        _ = try fixture.startTimer("10m", "--title", "Pasta")
+        let pasta = try fixture.startTimer("10m", "--title", "Pasta")
         let countdown = try fixture.session.waitForScreen(timeout: .seconds(15), "the bar's countdown") { screen in
             screen.lines.contains { $0.firstMatch(of: /Pasta \d:\d\d/) != nil }
         }
         #expect(countdown.lines.contains { $0.firstMatch(of: /Pasta (10:00|9:5\d)/) != nil }, "\(countdown)")
         countdown.keepForREADME(as: "waybar-countdown.png")
+
+        // The state in words, as in every panel.
+        #expect(try fixture.tocsin("pause", pasta).status == 0)
+        _ = try fixture.session.waitForScreen(timeout: .seconds(5), "“paused” in the bar") { screen in
+            screen.lines.contains { $0.firstMatch(of: /Pasta (10:00|9:5\d) paused/) != nil }
+        }
+        #expect(try fixture.tocsin("cancel", pasta).status == 0)
+        let bell = try fixture.startTimer("1s", "--title", "Bell")
+        _ = try fixture.session.waitForScreen(timeout: .seconds(10), "“ringing” in the bar") { $0.contains("Bell ringing") }
+        #expect(try fixture.tocsin("stop", bell).status == 0)
         #expect(bar.isRunning, "waybar: \(bar.standardError())")
         #expect(watch.isRunning)
     }
@@ -87,6 +97,12 @@ import Testing
         #expect(fixture.eventually(timeout: 3) {
             property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "IconName").contains("io.github.tocsin.Agent-paused-symbolic")
         })
+        // Paused, said in words in the label, the title and the tooltip.
+        let pausedLabel = property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "XAyatanaLabel")
+        #expect(pausedLabel.firstMatch(of: /'Pasta (10:00|9:5\d) paused'/) != nil, "\(pausedLabel)")
+        #expect(property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "Title").contains("'Tocsin: Pasta, paused'"))
+        let pausedTooltip = property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "ToolTip")
+        #expect(pausedTooltip.contains("'Tocsin: Pasta, paused'") && pausedTooltip.firstMatch(of: /'Pasta: paused, (10:00|9:5\d) left'/) != nil, "\(pausedTooltip)")
 
         #expect(try fixture.tocsin("cancel", id).status == 0)
         #expect(fixture.eventually(timeout: 5) { !registered().contains("StatusNotifierItem-") }, "the item stayed: \(registered())")
@@ -97,6 +113,9 @@ import Testing
         #expect(fixture.eventually(timeout: 5) { registered().contains("StatusNotifierItem-") })
         #expect(fixture.eventually(timeout: 3) { property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "Status").contains("'NeedsAttention'") })
         #expect(property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "ItemIsMenu").contains("false"))
+        #expect(property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "XAyatanaLabel").contains("'Bell ringing'"))
+        #expect(property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "Title").contains("'Tocsin: Bell, ringing'"))
+        #expect(property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "ToolTip").contains("'Bell: ringing'"))
         #expect(try gdbus(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem.Activate", "0", "0").status == 0)
         #expect(try fixture.eventually(timeout: 3) { try fixture.alarm(bell) == nil }, "the click did not stop it")
         #expect(bar.isRunning, "waybar: \(bar.standardError())")
