@@ -5,6 +5,7 @@
 #   make                     release build of tocsind and tocsin, Swift runtime linked in
 #   make install             install under PREFIX (default /usr/local); DESTDIR=… to stage
 #   make uninstall           remove what `make install` installed (same PREFIX/DESTDIR)
+#   make update-icon-cache   rewrite the hicolor theme's icon cache under PREFIX, if it keeps one
 #   make install-capability  let the installed tocsind wake a suspended machine (root)
 #   make deb                 the Debian package (packaging/build-deb; prints the .deb's path)
 #   make clean
@@ -91,7 +92,7 @@ installed_files = \
 
 # One SwiftPM process at a time on one scratch directory.
 .NOTPARALLEL:
-.PHONY: all build check-linkage install uninstall install-capability deb clean
+.PHONY: all build check-linkage install uninstall update-icon-cache install-capability deb clean
 
 all: build check-linkage
 
@@ -147,10 +148,26 @@ install: all
 	$(INSTALL_DATA) $(SWIFT_SCRATCH)/gnome-shell/tocsin@tocsin.github.io/metadata.json \
 		$(SWIFT_SCRATCH)/gnome-shell/tocsin@tocsin.github.io/extension.js \
 		$(SWIFT_SCRATCH)/gnome-shell/tocsin@tocsin.github.io/stylesheet.css $(DESTDIR)$(GNOMESHELLEXTENSIONDIR)/
+	$(MAKE) update-icon-cache
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(installed_files))
 	-rmdir $(DESTDIR)$(GNOMESHELLEXTENSIONDIR) 2>/dev/null
+	$(MAKE) update-icon-cache
+
+# GTK, Qt's GTK-compatible lookup and GNOME Shell read a theme's icon-theme.cache instead of its
+# directories while the cache is not older than the theme's directory, and adding an icon to an
+# existing symbolic/apps does not change that directory: with a cache written before, the tray
+# item's state icons were not found (GNOME's top bar drew Tocsin's plain icon in every state).
+# So an existing hicolor cache is rewritten when installing into the running system; none is
+# made where there was none (one would hide what others install later), and a staged install
+# (DESTDIR) leaves it to the package (Debian's hicolor-icon-theme trigger rewrites it).
+update-icon-cache:
+	@cache=$(ICONDIR)/hicolor/icon-theme.cache; \
+	if [ -z "$(DESTDIR)" ] && [ -f "$$cache" ]; then \
+		if command -v gtk-update-icon-cache >/dev/null; then gtk-update-icon-cache -q -t -f $(ICONDIR)/hicolor; \
+		else echo "warning: $$cache may hide Tocsin's icons; run gtk-update-icon-cache -f $(ICONDIR)/hicolor" >&2; fi; \
+	fi
 
 # CAP_WAKE_ALARM lets tocsind arm a CLOCK_REALTIME_ALARM timer that wakes a suspended machine
 # for the next alarm. The Debian package does this in its postinst.

@@ -157,6 +157,57 @@ extension HeadlessSession {
         return ScreenPixels(plainPPM: ppm)
     }
 
+    /// What a person reads on the one line of text in a rectangle of `screenshot` (one
+    /// `readScreen` kept: `ScreenText.screenshot`), `x`, `y` its top left corner: a panel item's
+    /// label, read apart from the rest of the bar. The rectangle alone, made larger and (on GNOME)
+    /// dark on light as `readScreen` makes the screen, read by tesseract as a single line
+    /// (`--psm 7`). The words' places are the screen's.
+    public func readLine(in screenshot: URL, x: Int, y: Int, width: Int, height: Int) throws -> ScreenText {
+        try ensureRunning()
+        let enlarged = layout.logs.appendingPathComponent("line-\(nextRecordingIndex())-ocr.png")
+        defer { try? FileManager.default.removeItem(at: enlarged) }
+        let darkTheme = notificationServer == .gnomeShell ? ["-negate", "-threshold", "50%"] : []
+        try launcher.runChecked("convert", [screenshot.path, "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage", "-colorspace", "gray",
+                                            "-resize", "\(Self.readingScale * 100)%"] + darkTheme + [enlarged.path],
+                                environment: environment, timeout: .seconds(20))
+        let tsv = try launcher.runChecked("tesseract", [enlarged.path, "-", "--psm", "7", "tsv"], environment: environment, timeout: .seconds(60))
+        var text = ScreenText(passes: [tsv], scale: Self.readingScale, origin: (x, y))
+        text.screenshot = screenshot
+        return text
+    }
+
+    /// Saves a rectangle of `screenshot` to `url` (a panel's item, for a reader to see).
+    public func saveCrop(of screenshot: URL, x: Int, y: Int, width: Int, height: Int, to url: URL) throws {
+        try ensureRunning()
+        try launcher.runChecked("convert", [screenshot.path, "-crop", "\(width)x\(height)+\(x)+\(y)", "+repage", url.path],
+                                environment: environment, timeout: .seconds(20))
+    }
+
+    /// An icon file (SVG or PNG) drawn `size` pixels square as GNOME Shell draws a symbolic icon,
+    /// light where the icon is opaque on a dark ground: its opacity as grey, what
+    /// `ScreenPixels.likeness(to:)` compares a drawn icon with. Drawn by GdkPixbuf (gjs), whose
+    /// SVG loader (librsvg) is the one the shell's icon theme uses.
+    public func drawnIcon(_ file: URL, size: Int) throws -> ScreenPixels {
+        try ensureRunning()
+        let program = """
+            imports.gi.versions.GdkPixbuf = '2.0';
+            const {GdkPixbuf} = imports.gi;
+            const [file, size] = ARGV;
+            const icon = GdkPixbuf.Pixbuf.new_from_file_at_size(file, +size, +size);
+            const pixels = icon.get_pixels();
+            const out = ['P3', icon.width, icon.height, 255];
+            for (let y = 0; y < icon.height; y++) {
+                for (let x = 0; x < icon.width; x++) {
+                    const alpha = icon.has_alpha ? pixels[y * icon.rowstride + x * icon.n_channels + 3] : 255;
+                    out.push(alpha, alpha, alpha);
+                }
+            }
+            print(out.join(' '));
+            """
+        let ppm = try launcher.runChecked("gjs", ["-c", program, file.path, String(size)], environment: environment, timeout: .seconds(20))
+        return ScreenPixels(plainPPM: ppm)
+    }
+
     /// How much larger than the screen the picture tesseract reads is.
     static let readingScale = 3
 }

@@ -15,4 +15,11 @@ import Testing
         #expect(ScreenPixels(plainPPM: "").colours.isEmpty)
         #expect(ScreenPixels(plainPPM: "P6 1 1 255 xyz").colours.isEmpty, "binary PPM is not read")
     }
+
+    @Test func aPlainPPMKnowsItsRowsAndColumns() {
+        let pixels = ScreenPixels(plainPPM: "P3\n2 2\n255\n1 1 1  2 2 2\n3 3 3  4 4 4\n")
+        #expect(pixels.width == 2 && pixels.height == 2)
+        #expect(pixels[1, 1] == .init(red: 4, green: 4, blue: 4) && pixels[0, 1] == .init(red: 3, green: 3, blue: 3))
+        #expect(ScreenPixels(colours: [.init(red: 0, green: 0, blue: 0), .init(red: 255, green: 255, blue: 255)]).width == 2, "one row unless said")
+    }
 }

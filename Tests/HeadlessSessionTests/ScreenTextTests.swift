@@ -38,4 +38,11 @@ import Testing
         #expect(screen.lines == ["Pasta", "2:15 remaining", "Pause,", "Cancel"], "the second pass's line 1.1.1 is not the first's")
         #expect(screen.word("Cancel") != nil)
     }
+
+    /// A rectangle of the screen read alone (`readLine`): its words at the screen's places.
+    @Test func wordsOfARectangleAreAtTheScreensPlaces() throws {
+        let screen = ScreenText(passes: [Self.tsv], scale: 3, origin: (x: 1000, y: 20))
+        let pasta = try #require(screen.word("Pasta"))
+        #expect(pasta.left == 1000 + 981 && pasta.top == 20 + 32 && pasta.width == 50)
+    }
 }

@@ -13,7 +13,8 @@ import Testing
 /// takes about a minute and a half on two cores.
 ///
 /// Without root, the suite still checks that the man pages format, that they and the completions
-/// cover every command and option of `tocsin --help`, and that the completions load.
+/// cover every command and option of `tocsin --help`, that the completions load, and that the
+/// Makefile's icon-cache update lets the installed icons be found.
 @Suite(.serialized) struct PackagingTests {
     static let package = "tocsin"
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -140,6 +141,49 @@ import Testing
         try Self.checked("/usr/bin/make", ["uninstall"] + settings, timeout: 300)
         let left = try Self.files(under: stage)
         #expect(left.isEmpty, "left after make uninstall: \(left)")
+    }
+
+    /// `make install` into a prefix whose hicolor theme keeps an icon-theme.cache rewrites it, so
+    /// the tray item's state icons are found. GTK and GNOME Shell read only the cache while it is
+    /// not older than the theme's directory, which adding icons to an existing symbolic/apps does
+    /// not touch: in GNOME Shell 43 and 48 the top bar then drew Tocsin's plain icon in every
+    /// state. Where there is no cache, none is made. Looked up as GTK 3 does (gjs), the way GNOME
+    /// Shell's icon theme, a copy of GTK's, does; runs the Makefile's own update-icon-cache.
+    @Test func iconsInstalledBesideAnIconCacheAreFound() throws {
+        let share = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-icon-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: share) }
+        let icons = share.appendingPathComponent("icons"), theme = icons.appendingPathComponent("hicolor")
+        let apps = theme.appendingPathComponent("symbolic/apps")
+        try FileManager.default.createDirectory(at: apps, withIntermediateDirectories: true)
+        let source = Self.repository.appendingPathComponent("data/icons/hicolor/symbolic/apps")
+        let names = ["io.github.tocsin.Agent-countdown-symbolic", "io.github.tocsin.Agent-paused-symbolic", "io.github.tocsin.Agent-ringing-symbolic"]
+        // The cache as another program left it, before Tocsin was installed.
+        try FileManager.default.copyItem(at: source.appendingPathComponent("io.github.tocsin.Agent-symbolic.svg"),
+                                         to: apps.appendingPathComponent("io.github.tocsin.Agent-symbolic.svg"))
+        try Self.checked("/usr/bin/gtk-update-icon-cache", ["-q", "-t", "-f", theme.path])
+        // Then the files, as `make install`'s install(1) lines put them.
+        for name in names {
+            try FileManager.default.copyItem(at: source.appendingPathComponent("\(name).svg"), to: apps.appendingPathComponent("\(name).svg"))
+        }
+        func found() throws -> [String] {
+            let lookup = """
+                imports.gi.versions.Gtk = '3.0';
+                const theme = new imports.gi.Gtk.IconTheme();
+                for (const name of ARGV) print(theme.lookup_icon(name, 16, 0)?.get_filename() ?? 'not found: ' + name);
+                """
+            var environment = ProcessInfo.processInfo.environment
+            environment["XDG_DATA_DIRS"] = share.path + ":/usr/share"
+            return try Self.checked("/usr/bin/gjs", ["-c", lookup] + names, environment: environment).stdout.split(separator: "\n").map(String.init)
+        }
+        let expected = names.map { apps.appendingPathComponent("\($0).svg").path }
+        #expect(try found().allSatisfy { $0.hasPrefix("not found") }, "the old cache hides them, or this test shows nothing")
+        try Self.checked("/usr/bin/make", ["-C", Self.repository.path, "update-icon-cache", "ICONDIR=\(icons.path)"])
+        #expect(try found() == expected)
+
+        let bare = share.appendingPathComponent("bare")
+        try FileManager.default.createDirectory(at: bare.appendingPathComponent("hicolor"), withIntermediateDirectories: true)
+        try Self.checked("/usr/bin/make", ["-C", Self.repository.path, "update-icon-cache", "ICONDIR=\(bare.path)"])
+        #expect(!FileManager.default.fileExists(atPath: bare.appendingPathComponent("hicolor/icon-theme.cache").path), "a cache was made where none was")
     }
 
     /// Every regular file under `directory`, by path.

@@ -38,12 +38,22 @@ import Testing
         let (configuration, style) = Self.waybar(following: feed)
         let bar = try fixture.session.startWaybar(configuration: configuration, style: style)
 
-        _ = try fixture.startTimer("10m", "--title", "Pasta")
+        let pasta = try fixture.startTimer("10m", "--title", "Pasta")
         let countdown = try fixture.session.waitForScreen(timeout: .seconds(15), "the bar's countdown") { screen in
             screen.lines.contains { $0.firstMatch(of: /Pasta \d:\d\d/) != nil }
         }
         #expect(countdown.lines.contains { $0.firstMatch(of: /Pasta (10:00|9:5\d)/) != nil }, "\(countdown)")
         countdown.keepForREADME(as: "waybar-countdown.png")
+
+        // The state in words, as in every panel.
+        #expect(try fixture.tocsin("pause", pasta).status == 0)
+        _ = try fixture.session.waitForScreen(timeout: .seconds(5), "“paused” in the bar") { screen in
+            screen.lines.contains { $0.firstMatch(of: /Pasta (10:00|9:5\d) paused/) != nil }
+        }
+        #expect(try fixture.tocsin("cancel", pasta).status == 0)
+        let bell = try fixture.startTimer("1s", "--title", "Bell")
+        _ = try fixture.session.waitForScreen(timeout: .seconds(10), "“ringing” in the bar") { $0.contains("Bell ringing") }
+        #expect(try fixture.tocsin("stop", bell).status == 0)
         #expect(bar.isRunning, "waybar: \(bar.standardError())")
         #expect(watch.isRunning)
     }
@@ -87,6 +97,12 @@ import Testing
         #expect(fixture.eventually(timeout: 3) {
             property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "IconName").contains("io.github.tocsin.Agent-paused-symbolic")
         })
+        // Paused, said in words in the label, the title and the tooltip.
+        let pausedLabel = property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "XAyatanaLabel")
+        #expect(pausedLabel.firstMatch(of: /'Pasta (10:00|9:5\d) paused'/) != nil, "\(pausedLabel)")
+        #expect(property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "Title").contains("'Tocsin: Pasta, paused'"))
+        let pausedTooltip = property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "ToolTip")
+        #expect(pausedTooltip.contains("'Tocsin: Pasta, paused'") && pausedTooltip.firstMatch(of: /'Pasta: paused, (10:00|9:5\d) left'/) != nil, "\(pausedTooltip)")
 
         #expect(try fixture.tocsin("cancel", id).status == 0)
         #expect(fixture.eventually(timeout: 5) { !registered().contains("StatusNotifierItem-") }, "the item stayed: \(registered())")
@@ -97,6 +113,9 @@ import Testing
         #expect(fixture.eventually(timeout: 5) { registered().contains("StatusNotifierItem-") })
         #expect(fixture.eventually(timeout: 3) { property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "Status").contains("'NeedsAttention'") })
         #expect(property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "ItemIsMenu").contains("false"))
+        #expect(property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "XAyatanaLabel").contains("'Bell ringing'"))
+        #expect(property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "Title").contains("'Tocsin: Bell, ringing'"))
+        #expect(property(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem", "ToolTip").contains("'Bell: ringing'"))
         #expect(try gdbus(item, "/StatusNotifierItem", "org.kde.StatusNotifierItem.Activate", "0", "0").status == 0)
         #expect(try fixture.eventually(timeout: 3) { try fixture.alarm(bell) == nil }, "the click did not stop it")
         #expect(bar.isRunning, "waybar: \(bar.standardError())")
@@ -104,7 +123,10 @@ import Testing
 
     /// Tocsin's GNOME Shell extension, enabled in a real GNOME Shell: 43 (the system's) with the
     /// build for 43 and 44, and 48 (trixie's) with the build for 45 and later — the countdown in
-    /// the top bar, and its menu's Pause, clicked where the shell draws it.
+    /// the top bar, and its menu's Pause, clicked where the shell draws it. In each state the
+    /// item says what the timer is doing in words ("Pasta 9:52", "Pasta 9:47 paused", "Bell
+    /// ringing"), with that state's icon and nothing drawn between the icon and the label: the
+    /// shell's font has no glyph for "⏸" or "🔔", once put before the label, and drew a box.
     @Test(arguments: GnomeShellRelease.allCases)
     func gnomeShellsTopBarShowsTheCountdownAndItsMenuPausesIt(release: GnomeShellRelease) throws {
         let uuid = "tocsin@tocsin.github.io"
@@ -130,25 +152,45 @@ import Testing
                                                                                      "org.gnome.Shell.Extensions", "GetExtensionErrors", "s", uuid])
         #expect(owned, "the extension is not running: \(info.stdout)\n\(errors.stdout)")
         try GnomeDesktopTests.letTheStartUpBannersGo(fixture)
-
-        let id = try fixture.startTimer("10m", "--title", "Pasta")
-        let topBar = try fixture.session.waitForScreen(timeout: .seconds(15), "the countdown in the top bar") { screen in
-            screen.words.contains { $0.text == "Pasta" && $0.top < 30 }
+        let icons = try TopBarItem.stateIcons(fixture)
+        let shell = release == .system ? "gnome" : "gnome-48"
+        func inTheTopBar(_ text: String) -> (ScreenText) -> Bool {
+            { screen in screen.words.contains { $0.text == text && $0.top < TopBarItem.barHeight } }
         }
+
+        // Counting down, the pointer away from the bar (where the start-up banners left it).
+        let id = try fixture.startTimer("10m", "--title", "Pasta")
+        let topBar = try fixture.session.waitForScreen(timeout: .seconds(15), "the countdown in the top bar", until: inTheTopBar("Pasta"))
         #expect(topBar.lines.contains { $0.firstMatch(of: /Pasta (10:00|9:5\d)/) != nil }, "\(topBar)")
-        topBar.keepForREADME(as: release == .system ? "gnome-top-bar.png" : "gnome-48-top-bar.png")
+        if release == .system { topBar.keepForREADME(as: "gnome-top-bar.png") }
+        try TopBarItem.expect(fixture, topBar, title: "Pasta", reads: /Pasta (10:00|9:[0-5]\d)/, state: .countdown, icons: icons,
+                              keptAs: "\(shell)-top-bar-countdown.png")
         // The banner goes (the pointer moving), the countdown stays in the top bar.
         try GnomeDesktopTests.whileMovingThePointer(fixture) {
             _ = try fixture.session.waitForScreen(timeout: .seconds(15), "the banner gone") { !$0.contains("remaining") }
         }
         let label = try #require(try fixture.session.readScreen().words.first { $0.text == "Pasta" && $0.top < 30 }, "the countdown left the top bar")
         try fixture.session.click(x: label.center.x, y: label.center.y)
-        _ = try fixture.session.waitForScreen("the menu") { $0.contains("New timer") && $0.word("Pause") != nil }
+        let menu = try fixture.session.waitForScreen("the menu") { $0.contains("New timer") && $0.word("Pause") != nil }
+        if release == .trixie { menu.keepForREADME(as: "gnome-48-top-bar-menu.png") }
         try fixture.session.clickOnScreen("Pause")
         #expect(try fixture.eventually(timeout: 5) { try fixture.alarm(id)?.string("state") == "paused" }, "the menu's Pause did not pause it")
-        #expect(try fixture.tocsin("cancel", id).status == 0)
-        _ = try fixture.session.waitForScreen(timeout: .seconds(5), "the top bar without the countdown") { screen in
-            !screen.words.contains { $0.text == "Pasta" && $0.top < 30 }
+
+        // Paused: the menu closed, the pointer gone to the bottom of the screen.
+        let paused = try fixture.session.waitForScreen(timeout: .seconds(10), "“paused” in the top bar") { screen in
+            inTheTopBar("paused")(screen) && !screen.contains("New timer")
         }
+        try TopBarItem.expect(fixture, paused, title: "Pasta", reads: /Pasta 9:[0-5]\d paused/, state: .paused, icons: icons,
+                              keptAs: "\(shell)-top-bar-paused.png")
+        #expect(try fixture.tocsin("cancel", id).status == 0)
+        _ = try fixture.session.waitForScreen(timeout: .seconds(5), "the top bar without the countdown") { !inTheTopBar("Pasta")($0) }
+
+        // Ringing.
+        let bell = try fixture.startTimer("1s", "--title", "Bell")
+        let ringing = try fixture.session.waitForScreen(timeout: .seconds(15), "“ringing” in the top bar", until: inTheTopBar("ringing"))
+        try TopBarItem.expect(fixture, ringing, title: "Bell", reads: /Bell ringing/, state: .ringing, icons: icons,
+                              keptAs: "\(shell)-top-bar-ringing.png")
+        #expect(try fixture.tocsin("stop", bell).status == 0)
+        _ = try fixture.session.waitForScreen(timeout: .seconds(5), "the top bar without the alarm") { !inTheTopBar("Bell")($0) }
     }
 }

@@ -19,7 +19,7 @@ public struct PanelSummary: Equatable, Sendable {
     public var status: Status
     /// The label: "Pasta 2:59", "Pasta 2:59 +1" with another alarm on screen, "Tea 1:00
     /// paused", "Pasta ringing"; empty when idle. The state is said in words, not in a symbol
-    /// the panel's font may lack: GNOME's top bar drew "⏸" and "🔔" as empty boxes.
+    /// the panel's font may lack: GNOME's top bar drew "⏸" and "🔔" as white boxes.
     public var text: String
     /// One line per alarm on screen, featured first: "Pasta: 2:59 left", "Tea: paused, 1:00
     /// left", "Wake up: ringing"; empty when idle.
