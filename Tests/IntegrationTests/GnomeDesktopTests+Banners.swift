@@ -21,6 +21,10 @@ extension GnomeDesktopTests {
         let id = try fixture.startTimer("5m", "--title", "Pasta")
         let banner = try fixture.session.waitForScreen("the countdown's banner") { $0.word("Pasta") != nil && $0.countdownTime != nil }
         let title = try #require(banner.word("Pasta"))
+        // The shell shows the body's lines as one: its sentences must still read right, not
+        // "ends 21:49 Click: pause". (OCR may read the full stop as a comma.)
+        #expect(banner.lines.contains { $0.firstMatch(of: /remaining, ends \d{1,2}:\d\d( [AP]M)?[.,] Click to pause/) != nil },
+                "the banner's body does not read as sentences:\n\(banner)")
         // The pointer onto the banner's text at once, as a person's goes to what pops up: 48 lets
         // a banner go after 4 s unless the pointer rests on it, and expands it then.
         try fixture.session.movePointer(x: title.center.x + 120, y: title.center.y + 24)

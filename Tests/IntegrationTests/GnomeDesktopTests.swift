@@ -36,9 +36,11 @@ import Testing
             $0.contains("Pasta") && $0.timeLeft.map { $0 != firstTime } ?? false
         }
 
-        // A click on it pauses it, once: GNOME repeats the click for every update it got.
-        try fixture.session.clickOnScreen("Pasta")
-        #expect(try fixture.eventually { try fixture.alarm(id)?.string("state") == "paused" }, "the click did not pause it")
+        // A click on it pauses it, once: GNOME repeats the click for every update it got. The
+        // entry is rebuilt with each second's update, and once in a full run beside other
+        // desktops' tests a click never reached the agent (no pause, nothing logged): a person
+        // clicks again, and so does the test, three times at most.
+        #expect(try fixture.click("Pasta", until: { try fixture.alarm(id)?.string("state") == "paused" }), "three clicks did not pause it")
         Thread.sleep(forTimeInterval: 1.5)
         #expect(try fixture.alarm(id)?.string("state") == "paused", "the repeated clicks resumed it")
         #expect(!fixture.agentLog.contains("did nothing"), "\(fixture.agentLog)")
