@@ -56,15 +56,16 @@ public struct ScreenText: Sendable, CustomStringConvertible {
 
     /// Reads several passes of tesseract over the same image (different page-segmentation
     /// modes): a line one pass lost, another may have read. Each pass keeps its own lines.
-    public init(passes: [String], scale: Int = 1) {
+    /// `origin` is where on the screen the image's top left corner is, when it shows a part of it.
+    public init(passes: [String], scale: Int = 1, origin: (x: Int, y: Int) = (0, 0)) {
         var words: [Word] = []
         for (pass, tsv) in passes.enumerated() {
-            words += Self.words(in: tsv, pass: pass, scale: scale)
+            words += Self.words(in: tsv, pass: pass, scale: scale, origin: origin)
         }
         self.words = words
     }
 
-    private static func words(in tsv: String, pass: Int, scale: Int) -> [Word] {
+    private static func words(in tsv: String, pass: Int, scale: Int, origin: (x: Int, y: Int)) -> [Word] {
         var words: [Word] = []
         for row in tsv.split(separator: "\n").dropFirst() {
             let fields = row.split(separator: "\t", omittingEmptySubsequences: false)
@@ -74,7 +75,7 @@ public struct ScreenText: Sendable, CustomStringConvertible {
                   let confidence = Double(fields[10]) else { continue }
             let text = fields[11...].joined(separator: "\t").trimmingCharacters(in: .whitespaces)
             guard !text.isEmpty else { continue }
-            words.append(Word(text: text, left: numbers[6] / scale, top: numbers[7] / scale, width: numbers[8] / scale,
+            words.append(Word(text: text, left: origin.x + numbers[6] / scale, top: origin.y + numbers[7] / scale, width: numbers[8] / scale,
                               height: numbers[9] / scale, confidence: confidence, line: [pass] + numbers[2...4]))
         }
         return words
