@@ -55,8 +55,8 @@ public struct ScreenText: Sendable, CustomStringConvertible {
     }
 
     /// Reads several passes of tesseract over the same image (different page-segmentation
-    /// modes): a line one pass lost, another may have read. Each pass keeps its own lines. The
-    /// image's top left corner is the screen's point `origin` (a rectangle of it was read).
+    /// modes): a line one pass lost, another may have read. Each pass keeps its own lines.
+    /// `origin` is where on the screen the image's top left corner is, when it shows a part of it.
     public init(passes: [String], scale: Int = 1, origin: (x: Int, y: Int) = (0, 0)) {
         var words: [Word] = []
         for (pass, tsv) in passes.enumerated() {

@@ -29,6 +29,12 @@ import Testing
         #expect(ScreenText(tesseractTSV: "", scale: 3).words.isEmpty)
     }
 
+    @Test func aPartOfTheScreenGivesScreenCoordinates() throws {
+        let screen = ScreenText(passes: [Self.tsv], scale: 3, origin: (x: 640, y: 560))
+        let pause = try #require(screen.word("Pause"))
+        #expect(pause.left == 640 + 986 && pause.top == 560 + 96 && pause.width == 50 && pause.height == 15)
+    }
+
     @Test func twoPassesKeepTheirOwnLines() {
         let sparse = """
             level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext

@@ -84,6 +84,19 @@ import Testing
         #expect(resumed.remainingSeconds.map { abs(Double($0) - remainingWhenPaused) <= 1.5 } == true)
     }
 
+    /// What dunst draws, read off the screen: each line of a body a sentence of its own. dunst
+    /// shows the body's lines as they are sent; a server that joins them (GNOME Shell, Plasma's
+    /// history) needs the full stops to read right, and this is the tier every session runs.
+    @Test func theCountdownAndThePauseReadAsSentencesOnScreen() throws {
+        let fixture = try AgentSession("countdown-screen")
+        let id = try fixture.startTimer("5m", "--title", "Pasta")
+        let counting = try fixture.session.waitForScreen("Pasta counting down") { $0.contains("Pasta") && $0.contains("remaining") }
+        #expect(counting.countdownSentence != nil, "the countdown does not read “m:ss remaining, ends HH:MM.” alone on its line:\n\(counting)")
+        #expect(try fixture.tocsin("pause", id).status == 0)
+        let paused = try fixture.session.waitForScreen("the paused timer") { $0.contains("Paused") }
+        #expect(paused.lines.contains { $0.contains(/^Paused, \d:\d\d remaining\.$/) }, "the pause does not read “Paused, m:ss remaining.”:\n\(paused)")
+    }
+
     @Test func cancelRemovesTheTimerAndItsNotification() throws {
         let fixture = try AgentSession("cancel")
         let id = try fixture.startTimer("1m", "--title", "Bread")

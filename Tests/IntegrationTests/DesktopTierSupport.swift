@@ -54,13 +54,55 @@ extension ScreenText {
         lines.lazy.compactMap { line in line.firstMatch(of: /(\d{1,2}:\d{2}(?::\d{2})?) remaining/).map { String($0.1) } }.first
     }
 
+    /// The countdown's first sentence as read, "4:59 remaining, ends 21:49." (or "… ends 9:49
+    /// PM." on a 12-hour clock), when a line reads it whole, full stop included, and ends with
+    /// it; `nil` otherwise. Every server here shows the body's lines as lines, so what follows
+    /// the sentence is on the next line; where a server joins them, the full stop is what keeps
+    /// it from running on into the next, as the old text did ("0:37 remaining · ends 21:49
+    /// Click: pause").
+    var countdownSentence: Substring? {
+        lines.lazy.compactMap { line in
+            line.firstMatch(of: /\d{1,2}:\d{2}(?::\d{2})? remaining, ends \d{1,2}:\d{2}(?: [AP]M)?\.$/).map(\.0)
+        }.first
+    }
+
+    /// A timer's alert as read, "Time’s up: 0:02 timer, rang at 21:49.", when a line reads it
+    /// whole and ends with it; `nil` otherwise (the old text: "Time’s up · 0:02 timer, rang at
+    /// 21:49"). The apostrophe is any character: tesseract reads ’ as ' or ’.
+    var timersAlertSentence: Substring? {
+        lines.lazy.compactMap { line in
+            line.firstMatch(of: /Time.s up: \d{1,2}:\d{2}(?::\d{2})? timer, rang at \d{1,2}:\d{2}(?: [AP]M)?\.$/).map(\.0)
+        }.first
+    }
+
+    /// What a panel's line for the alarm `title` says of its time left: the tray menu's
+    /// "Pasta: 4:25 left, ends 15:05" gives ("4:25", "15:05"), the tooltip's "Pasta: 4:25 left"
+    /// ("4:25", nil); `nil` when no line reads so.
+    func panelLine(of title: String) -> (left: String, ends: String?)? {
+        lines.lazy.compactMap { line -> (left: String, ends: String?)? in
+            guard let start = line.range(of: "\(title): "),
+                  let match = line[start.upperBound...].prefixMatch(of: /(\d{1,2}:\d{2}(?::\d{2})?) left(?:, ends (\d{1,2}:\d{2}(?: [AP]M)?))?/)
+            else { return nil }
+            return (String(match.1), match.2.map(String.init))
+        }.first
+    }
+
     /// Copies the screenshot this was read from into TOCSIN_SCREENSHOT_DIR as `name`, when it is
-    /// set: the README's pictures are the tests' own.
-    func keepForREADME(as name: String) {
+    /// set: the README's pictures are the tests' own. `crop` (columns, rows) keeps only the
+    /// part of the screen the picture is about, as the README shows it.
+    func keepForREADME(as name: String, crop: (x: ClosedRange<Int>, y: ClosedRange<Int>)? = nil) {
         guard let directory = ProcessInfo.processInfo.environment["TOCSIN_SCREENSHOT_DIR"], let screenshot else { return }
         let target = URL(fileURLWithPath: directory).appendingPathComponent(name)
         try? FileManager.default.removeItem(at: target)
-        try? FileManager.default.copyItem(at: screenshot, to: target)
+        guard let crop else {
+            try? FileManager.default.copyItem(at: screenshot, to: target)
+            return
+        }
+        let convert = Process()
+        convert.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+        convert.arguments = [screenshot.path, "-crop", "\(crop.x.count)x\(crop.y.count)+\(crop.x.lowerBound)+\(crop.y.lowerBound)", "+repage", target.path]
+        try? convert.run()
+        convert.waitUntilExit()
     }
 }
 

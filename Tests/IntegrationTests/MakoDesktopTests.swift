@@ -18,7 +18,11 @@ import Testing
         let countdown = try #require(shown)
         #expect(countdown.body.contains("Click to pause. Type tocsin pause \(short) to pause, tocsin cancel \(short) to cancel."), "\(countdown.body)")
         let screen = try fixture.session.waitForScreen("Pasta and its time left") { $0.contains("Pasta") && $0.contains("remaining") }
-        #expect(screen.contains("tocsin pause"), "the commands are not readable on screen:\n\(screen)")
+        // As read: "5:00 remaining, ends 23:05." on its own line, then "Click to pause. Type
+        // tocsin pause 5ab02b60 to" (mako wraps the rest), sentences that read right joined too.
+        #expect(screen.countdownSentence != nil, "the countdown does not read “m:ss remaining, ends HH:MM.” alone on its line:\n\(screen)")
+        // The id is any word: tesseract once read 5c870ded as "5c8/0ded".
+        #expect(screen.lines.contains { $0.contains(/^Click to pause\. Type tocsin pause \S+ to/) }, "no “Click to pause.” before the commands:\n\(screen)")
         screen.keepForREADME(as: "mako-countdown.png")
 
         let sent = fixture.notifications(titled: "Pasta")
@@ -58,6 +62,8 @@ import Testing
         try fixture.session.setDoNotDisturb(false)
         let ringing = try fixture.session.waitForScreen("the alert once do-not-disturb is off") { $0.contains("Tea") && $0.contains("Click to stop") }
         ringing.keepForREADME(as: "mako-alert.png")
+        #expect(ringing.timersAlertSentence != nil, "the alert does not read “Time’s up: m:ss timer, rang at HH:MM.”:\n\(ringing)")
+        #expect(ringing.lines.contains { $0.contains(/^Click to stop\. Type tocsin stop to stop/) }, "\(ringing)")
         let shownAlert = try #require(alert)
         #expect(shownAlert.body.contains("Click to stop. Type tocsin stop to stop"), "\(shownAlert.body)")
 

@@ -5,13 +5,17 @@ import Testing
 /// Tocsin on KDE Plasma 5.27's notification server (plasmashell), as a person sees and uses it:
 /// popups read off the screen, buttons clicked where Plasma draws them, the alarm heard, through
 /// Plasma's own do-not-disturb. A re-ring after a snooze used to read exactly like the first.
+/// Once the countdown's popup has gone, a person finds the time left in the history, and in
+/// Tocsin's tray item: its menu and its tooltip, each ticking.
 @Suite(.serialized) struct PlasmaDesktopTests {
     @Test func aCountdownIsReadablePausedAndResumedAndItsAlertRingsThroughDoNotDisturbSnoozedAndStopped() throws {
         let fixture = try AgentSession("plasma", notificationServer: .plasma)
         try fixture.doctorOnceItSays("notifications: Plasma 5.27", timeout: 15)
 
         let id = try fixture.startTimer("5m", "--title", "Pasta")
-        let counting = try fixture.session.waitForScreen(timeout: .seconds(15), "Pasta counting down, with Pause and Cancel") {
+        // Read in the corner alone: the popup is up for 5 s, and a reading of the whole screen
+        // took 6 s on a loaded machine (two runs never saw the popup); the corner's takes 2.
+        let counting = try fixture.session.waitForScreen(timeout: .seconds(15), "Pasta counting down, with Pause and Cancel", region: Self.corner) {
             $0.contains("Pasta") && $0.contains("remaining") && $0.word("Pause") != nil && $0.word("Cancel") != nil
         }
         counting.keepForREADME(as: "plasma-countdown.png")
@@ -19,15 +23,19 @@ import Testing
         let name = try #require(counting.words.last { $0.text == "Tocsin" && $0.top > 400 }, "no “Tocsin” in the popup's header:\n\(counting)")
         let icon = try fixture.iconColours(leftOf: name, in: counting, size: 20, gap: 2)
         #expect(icon.showsTocsinsColourIcon, "no Tocsin icon in the popup's header (face and bell pixels: \(icon.tocsinIconPixels))")
+        // Sentences that end where they end: Plasma's history shows a body's lines joined, and the
+        // old text ran on there ("0:37 remaining · ends 21:49").
+        #expect(counting.countdownSentence != nil, "the popup does not read “m:ss remaining, ends HH:MM.” alone on its line:\n\(counting)")
         // Plasma keeps a popup up for as long as it is updated: the countdown's popup must go by
         // itself, into the history, and go on counting down there.
-        _ = try fixture.session.waitForScreen(timeout: .seconds(12), "the countdown's popup gone by itself") { !$0.contains("Pasta") }
+        _ = try fixture.session.waitForScreen(timeout: .seconds(12), "the countdown's popup gone by itself", region: Self.corner) { !$0.contains("Pasta") }
         let (bell, history) = try openHistory(fixture, showing: "Pasta")
         let first = try #require(history.timeLeft, "no time left in the history: \(history.lines)")
         let later = try fixture.session.waitForScreen(timeout: .seconds(10), "the history's entry counting down") {
             $0.timeLeft.map { $0 != first } ?? false
         }
         #expect(later.contains("Pasta"))
+        #expect(later.countdownSentence != nil, "the history does not read “m:ss remaining, ends HH:MM.” alone on its line:\n\(later)")
         later.keepForREADME(as: "plasma-history.png")
         let all = fixture.notifications(titled: "Pasta")
         #expect(Set(all.map(\.id)).count == 1, "not replaced in place: \(all.map(\.id))")
@@ -36,25 +44,47 @@ import Testing
         try fixture.session.click(x: bell, y: Self.trayRow)
         _ = try fixture.session.waitForScreen(timeout: .seconds(10), "the history closed") { !$0.contains("remaining") && $0.word("Resume") == nil }
 
-        // Tocsin's own item in Plasma's tray, its menu opened by a click.
-        let (_, menu) = try openTrayIcon(fixture, "Tocsin's tray menu", skipping: bell) {
-            // The timer's own line ("Pasta: 4:27 left") and "Stop all ringing" are greyed out,
-            // too faint for tesseract; the dbusmenu layout they come from is PanelTests'.
-            $0.contains("New timer") && !$0.contains("remaining") && $0.word("Pause") != nil && $0.word("Cancel") != nil
+        // Tocsin's own item in Plasma's tray, its menu opened by a click: where a person finds the
+        // countdown once its popup has gone, with the time left at the top, ticking.
+        let (item, menu) = try openTrayIcon(fixture, "Tocsin's tray menu with the time left", skipping: bell) {
+            $0.contains("New timer") && !$0.contains("remaining") && $0.panelLine(of: "Pasta")?.ends != nil
+                && $0.word("Pause") != nil && $0.word("Cancel") != nil
         }
         let iconsWithTheItem = try fixture.session.iconCenters(x: Self.trayIcons, y: Self.trayRows).count
-        menu.keepForREADME(as: "plasma-tray-menu.png")
-        // The click comes back to the agent as dbusmenu's Event from plasmashell. Here plasmashell
-        // runs as another user than the agent (the tests run as root, Plasma as tocsin-desktop),
-        // so the agent refuses it, as it refuses every other user's program; that an Event from
-        // the agent's own user pauses the timer is PanelTests' (waybar's tray).
-        try fixture.session.clickOnScreen("Pause")
-        #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("Ignoring a click on “Pause” in the tray menu from another user's program") },
-                "Plasma's click on the menu's Pause did not reach the agent: \(fixture.agentLog)")
+        menu.keepForREADME(as: "plasma-tray-menu.png", crop: (640...1279, 400...799))
+        let menuLeft = try #require(menu.panelLine(of: "Pasta")?.left)
+        let ticked = try fixture.session.waitForScreen(timeout: .seconds(8), "the menu's time left changing while it stays open", region: Self.corner) {
+            $0.contains("New timer") && $0.panelLine(of: "Pasta").map { $0.left != menuLeft } == true
+        }
+        // A click on the line comes back to the agent as dbusmenu's Event from plasmashell (a
+        // greyed-out line sends none). Here plasmashell runs as another user than the agent (the
+        // tests run as root, Plasma as tocsin-desktop), so the agent refuses it, as it refuses
+        // every other user's program; that an Event from the agent's own user pauses the timer
+        // is PanelTests' (waybar's tray).
+        let line = try #require(ticked.words.first { $0.text == "Pasta:" }, "\(ticked)")
+        try fixture.session.click(x: line.center.x, y: line.center.y)
+        #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("Ignoring a click on “Pasta: ") },
+                "Plasma's click on the menu's line did not reach the agent: \(fixture.agentLog)")
         #expect(try fixture.alarm(id)?.string("state") == "countdown", "another user's click changed the timer")
+
+        // The item's tooltip, on the pointer resting on it (moved a pixel now and then, as a hand
+        // does): its title says what the timer does, its line the time left, each second.
+        let tooltip = try hoverTooltip(fixture, over: item) { $0.contains("Tocsin: Pasta, counting down") && $0.panelLine(of: "Pasta") != nil }
+        let tooltipLeft = try #require(tooltip.panelLine(of: "Pasta")?.left)
+        _ = try hoverTooltip(fixture, over: item) { $0.panelLine(of: "Pasta").map { $0.left != tooltipLeft } == true }
+        try fixture.session.movePointer(x: 640, y: 300)
+        // The item leaves Plasma's watcher, and the tray draws fewer icons. Not always exactly one
+        // fewer: the bell goes too once the countdown's notification is closed and nothing
+        // unread is left, at a moment of Plasma's own (a run saw both go between two looks).
+        let watcher = { (try? fixture.session.run(URL(fileURLWithPath: "/usr/bin/gdbus"), [
+            "call", "--session", "-d", "org.kde.StatusNotifierWatcher", "-o", "/StatusNotifierWatcher", "-m", "org.freedesktop.DBus.Properties.Get",
+            "org.kde.StatusNotifierWatcher", "RegisteredStatusNotifierItems"]).stdout) ?? "" }
+        #expect(watcher().contains("StatusNotifierItem-"), "Plasma's watcher does not list Tocsin's item: \(watcher())")
         #expect(try fixture.tocsin("cancel", id).status == 0)
+        #expect(fixture.eventually(timeout: 5) { watcher().hasPrefix("(<") && !watcher().contains("StatusNotifierItem-") },
+                "Tocsin's item is still registered with nothing running: \(watcher())")
         #expect(fixture.eventually(timeout: 5) {
-            ((try? fixture.session.iconCenters(x: Self.trayIcons, y: Self.trayRows)) ?? []).count == iconsWithTheItem - 1
+            ((try? fixture.session.iconCenters(x: Self.trayIcons, y: Self.trayRows)) ?? [0, 0, 0, 0, 0]).count < iconsWithTheItem
         }, "Tocsin's item is still in the tray with nothing running")
 
         try fixture.session.setDoNotDisturb(true)
@@ -66,6 +96,7 @@ import Testing
             $0.contains("Tea") && $0.word("Stop") != nil && $0.word("Snooze") != nil
         }
         ringing.keepForREADME(as: "plasma-alert.png")
+        #expect(ringing.timersAlertSentence != nil, "the alert does not read “Time’s up: m:ss timer, rang at HH:MM.”:\n\(ringing)")
         #expect(fixture.eventually(timeout: 3) { recording.currentTrace().firstLoudWindow(after: started) != nil }, "no sound")
         try fixture.session.clickOnScreen("Snooze")
         #expect(try fixture.eventually { try fixture.alarm(tea)?.string("state") == "countdown" }, "Snooze did not snooze")
@@ -82,13 +113,15 @@ import Testing
     static let trayRow = 778
     static let trayRows = 768...788
     static let trayIcons = 880...1145
+    /// The corner above the tray where Plasma draws its popups, the history, the tray's menus and
+    /// tooltips (the panel's clock left out).
+    static let corner = (x: 640...1279, y: 300...767)
 
     /// Clicks the tray icons from left to right (but the one at `known`, whose popup is some other
     /// thing) until what one opens shows `condition`, the way
     /// a person finds an icon they do not know, and returns where it was and what it showed;
     /// whatever a wrong one opened is closed again (Escape). The icons move as items come and
-    /// go (Tocsin's item, the bell once the history holds something), and a pointer resting on
-    /// one raised no tooltip on this display.
+    /// go (Tocsin's item, the bell once the history holds something).
     func openTrayIcon(_ fixture: AgentSession, _ what: String, skipping known: Int? = nil,
                       until condition: (ScreenText) -> Bool) throws -> (icon: Int, screen: ScreenText) {
         let icons = try fixture.session.iconCenters(x: Self.trayIcons, y: Self.trayRows)
@@ -100,6 +133,24 @@ import Testing
             Thread.sleep(forTimeInterval: 0.5)
         }
         throw IntegrationError("no tray icon (of those at \(icons)) opened \(what)")
+    }
+
+    /// Rests the pointer on the tray icon at `icon`, moving it by a pixel now and then (a resting
+    /// hand), until the tooltip above it shows `condition`; returns what it showed. The tooltip
+    /// is read in the strip above the tray alone, four times larger: over the whole screen, or
+    /// the corner with the wallpaper's mountains, tesseract lost its grey second line.
+    func hoverTooltip(_ fixture: AgentSession, over icon: Int, until condition: (ScreenText) -> Bool) throws -> ScreenText {
+        try fixture.session.movePointer(x: icon, y: Self.trayRow)
+        let deadline = Date().addingTimeInterval(10)
+        var nudge = 1
+        while true {
+            Thread.sleep(forTimeInterval: 0.3)
+            nudge = -nudge
+            try fixture.session.movePointer(x: icon + nudge, y: Self.trayRow)
+            let strip = try fixture.session.readScreen(region: (640...1279, 680...(Self.trayRows.lowerBound - 1)), scale: 4)
+            if condition(strip) { return strip }
+            guard Date() < deadline else { throw IntegrationError("no such tooltip over the icon at \(icon); above the panel:\n\(strip)") }
+        }
     }
 
     /// Opens the notification history by its bell, the way a person does, and waits for `title`

@@ -41,6 +41,19 @@ extension AlarmIntent {
 }
 
 extension AlarmStateName {
+    /// What a click on the alarm itself does in this state, wherever Tocsin shows one thing to
+    /// click for it: the notification's `default` action and the tray menu's line for it. The
+    /// button a person reaches for first: Pause while it counts down, Resume while paused,
+    /// Stop while it rings; nothing while it waits.
+    public var clickIntent: AlarmIntent? {
+        switch self {
+        case .countdown: .pause
+        case .paused: .resume
+        case .alerting: .stop
+        case .scheduled: nil
+        }
+    }
+
     /// How the state reads in a sentence: "it is ringing".
     public var phrase: String {
         switch self {

@@ -128,7 +128,7 @@ public struct NotificationContentWriter: Sendable {
                 actions: [.init(.pause, label: "Pause"), .init(.cancel, label: "Cancel")],
                 isPersistent: true,
                 commandLineHint: "Type tocsin pause \(Self.shortID(alarm)) to pause, tocsin cancel \(Self.shortID(alarm)) to cancel.",
-                defaultIntent: .pause
+                defaultIntent: AlarmStateName.countdown.clickIntent
             )
         case .paused(let phase):
             let remaining = CountdownClock.displayedSeconds(remaining: phase.remaining)
@@ -140,7 +140,7 @@ public struct NotificationContentWriter: Sendable {
                 actions: [.init(.resume, label: "Resume"), .init(.cancel, label: "Cancel")],
                 isPersistent: true,
                 commandLineHint: "Type tocsin resume \(Self.shortID(alarm)) to resume, tocsin cancel \(Self.shortID(alarm)) to cancel.",
-                defaultIntent: .resume
+                defaultIntent: AlarmStateName.paused.clickIntent
             )
         case .alerting(let since):
             var actions = [NotificationContent.Action(.stop, label: "Stop")]
@@ -164,7 +164,7 @@ public struct NotificationContentWriter: Sendable {
                 urgency: .critical,
                 isPersistent: true,
                 commandLineHint: "Type tocsin stop to stop" + (alarm.secondaryButton?.behavior == .countdown ? ", tocsin snooze to snooze." : "."),
-                defaultIntent: .stop
+                defaultIntent: AlarmStateName.alerting.clickIntent
             )
         case .scheduled:
             return nil

@@ -64,6 +64,9 @@ public struct TrayContent: Equatable, Sendable {
     public var tooltip: String
     /// Whether a click opens the menu; not while something rings, when a click stops it.
     public var itemIsMenu: Bool
+    /// The menu: for each alarm on screen its line ("Pasta: 4:25 left, ends 15:05"), which a
+    /// click on does what a click on its notification does, then its buttons; New timer; Stop
+    /// all ringing.
     public var menu: [MenuItem]
     /// Whether it changes with time alone (something counts down).
     public var changesWithTime: Bool
@@ -84,7 +87,12 @@ public struct TrayContent: Equatable, Sendable {
         var menu: [MenuItem] = []
         for alarm in PanelSummary.ranked(alarms, at: now) {
             let id = alarm.id.uuidString.lowercased()
-            menu.append(MenuItem(key: "alarm:\(id)", label: Self.menuLine(for: alarm, at: now, timeOfDay: timeOfDay), isEnabled: false))
+            // The line is an entry like the others, drawn as plainly: greyed out (disabled) the
+            // time left was barely legible in Plasma's menu. A click on it does what a click on
+            // the alarm's notification does.
+            let click = alarm.state.name.clickIntent
+            menu.append(MenuItem(key: "alarm:\(id)", label: Self.menuLine(for: alarm, at: now, timeOfDay: timeOfDay),
+                                 isEnabled: click != nil, action: click.map { .intent($0, alarm.id) }))
             for (intent, label) in Self.actions(of: alarm) {
                 menu.append(MenuItem(key: "alarm:\(id):\(intent.rawValue)", label: "    " + label, action: .intent(intent, alarm.id)))
             }
