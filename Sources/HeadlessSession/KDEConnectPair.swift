@@ -146,18 +146,28 @@ public final class KDEConnectPair {
 
         // The desk asks, the phone accepts. A peer can be listed a moment before its object
         // exists (or after it went, when a broadcast crossed; the call then fails with
-        // UnknownObject): the request is sent again until it is taken.
+        // UnknownObject): the request is sent again until it is taken. A request can also be
+        // lost when the two reconnect just after it was sent (seen once in a CI run: the phone
+        // logged "It is a known device" twice and never held the request, through 10 s of
+        // requests). While a request is pending the desk refuses another ("Pairing already
+        // requested for this device", kdeconnect-core's message) until it times out (30 s), so
+        // the requests go on past that: the first after it is sent anew. (Giving
+        // the pending request up with unpair before asking again left the pair half made: the
+        // phone's pings never arrived.)
         func answers(_ environment: [String: String], _ device: String, _ method: String) -> Bool {
             ((try? Self.call(launcher: launcher, environment: environment, path: "\(Self.daemonPath)/devices/\(device)",
                              method: "org.kde.kdeconnect.device.\(method)")) ?? "").contains("true")
         }
-        let asked = Polling.until(timeout: .seconds(10), interval: .milliseconds(200)) {
-            (try? Self.call(launcher: launcher, environment: desk, path: "\(Self.daemonPath)/devices/\(found.phone)",
-                            method: "org.kde.kdeconnect.device.requestPair")) != nil
-                && Polling.until(timeout: .seconds(2), interval: .milliseconds(100)) { answers(phone, found.desk, "hasPairingRequests") }
+        var attempts = 0
+        let asked = Polling.until(timeout: .seconds(40), interval: .milliseconds(200)) {
+            let devicePath = "\(Self.daemonPath)/devices/\(found.phone)"
+            attempts += 1
+            return (try? Self.call(launcher: launcher, environment: desk, path: devicePath, method: "org.kde.kdeconnect.device.requestPair")) != nil
+                && Polling.until(timeout: .seconds(3), interval: .milliseconds(100)) { answers(phone, found.desk, "hasPairingRequests") }
         }
         guard asked else {
-            throw HeadlessSessionError.componentFailed(component: "kdeconnectd", reason: "the phone never saw the desk's pairing request", stderrTail: phoneDaemon.standardErrorTail())
+            throw HeadlessSessionError.componentFailed(component: "kdeconnectd", reason: "the phone never saw the desk's pairing request (\(attempts) requests)",
+                                                       stderrTail: phoneDaemon.standardErrorTail())
         }
         _ = try Self.call(launcher: launcher, environment: phone, path: "\(Self.daemonPath)/devices/\(deskID)", method: "org.kde.kdeconnect.device.acceptPairing")
         guard Polling.until(timeout: .seconds(10), interval: .milliseconds(100), { answers(desk, found.phone, "isTrusted") }) else {
