@@ -37,9 +37,10 @@ struct TopBarItem {
     /// Checks the item in `screen` (a `readScreen` of the whole screen): its label, found by its
     /// first word `title`, reads all of `expected`; only `state`'s icon is drawn left of it; and
     /// that icon is `state`'s. Saves the item's end of the bar as `keptAs` for the README.
-    static func expect<Output>(_ fixture: AgentSession, _ screen: ScreenText, title: String, reads expected: Regex<Output>,
+    static func expect<Output>(_ fixture: AgentSession, _ firstScreen: ScreenText, title: String, reads expected: Regex<Output>,
                        state: PanelSummary.Status, icons: [PanelSummary.Status: ScreenPixels], keptAs: String? = nil,
                        sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let screen = try settled(fixture, firstScreen, title: title)
         let shot = try #require(screen.screenshot, sourceLocation: sourceLocation)
         let word = try #require(screen.words.first { $0.text == title && $0.top < barHeight }, "no “\(title)” in the top bar: \(screen)",
                                 sourceLocation: sourceLocation)
@@ -72,6 +73,26 @@ struct TopBarItem {
             try fixture.session.saveCrop(of: shot, x: keptFrom, y: 0, width: screenWidth - keptFrom, height: barHeight,
                                          to: URL(fileURLWithPath: directory).appendingPathComponent(keptAs))
         }
+    }
+
+    /// `screen`, or a later reading of it once the item shows its icon: the shell loads an
+    /// icon's picture apart from its label's text, and a screenshot taken the moment the item
+    /// appeared held the label alone (once in a clean-clone CI run, on 43). What a person sees a
+    /// moment later is what is checked; an icon that never comes (5 s) still fails the check.
+    static func settled(_ fixture: AgentSession, _ screen: ScreenText, title: String) throws -> ScreenText {
+        var current = screen
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            guard let shot = current.screenshot, let word = current.words.first(where: { $0.text == title && $0.top < barHeight }) else { return current }
+            let stripLeft = max(0, word.left - reachLeftOfLabel)
+            let strip = try fixture.session.pixels(of: shot, x: stripLeft, y: 0, width: screenWidth - stripLeft, height: barHeight)
+            if !PanelItemColumns(strip: strip, labelStart: word.left - stripLeft).beforeLabel.isEmpty { return current }
+            Thread.sleep(forTimeInterval: 0.3)
+            let next = try fixture.session.readScreen()
+            guard next.words.contains(where: { $0.text == title && $0.top < barHeight }) else { return current }
+            current = next
+        }
+        return current
     }
 
     /// The test sessions' screen (Xvfb's, 1280×800).
