@@ -151,7 +151,7 @@ struct AlarmJSONWriterTests {
     func storedProperties() {
         func names(_ value: Any) -> [String] { Mirror(reflecting: value).children.compactMap(\.label) }
         #expect(names(Fixture.alarm()) == [
-            "id", "title", "schedule", "kind", "appConfinement", "countdownDuration", "snoozeDuration", "snoozes", "secondaryButton", "sound",
+            "id", "title", "schedule", "kind", "appConfinement", "countdownDuration", "snoozeDuration", "snoozes", "lastOccurrence", "secondaryButton", "sound",
             "volume",
             "crescendo", "phone", "ringLimit", "lateLimit", "hooks", "state", "createdAt", "appID", "metadata", "appIntents",
         ])
@@ -216,7 +216,8 @@ struct AlarmJSONWriterTests {
                     modes[button] = AppIntentButtons.Mode.allCases.randomElement(using: &generator)!
                 }
                 return AppIntentButtons(modes: modes, executable: maybe(text))
-            }
+            },
+            lastOccurrence: maybe(instant)
         )
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TocsinCore
+@testable import TocsinCore
 
 @Suite("Alarm.applying: the state machine")
 struct AlarmTransitionsTests {
@@ -262,7 +262,30 @@ struct AlarmTransitionsTests {
         #expect(alarm.advanced(to: at(29)) == nil)
         var ringing = alarm
         ringing.state = .alerting(since: at(30))
+        ringing.lastOccurrence = at(30)
         #expect(alarm.advanced(to: at(30)) == AlarmEvent(.fired, ringing, dueDate: at(30)))
+    }
+
+    @Test("The clock set back after a daily alarm rang: stopped, unanswered or snoozed and stopped, it waits for tomorrow, not for the same 07:00")
+    func clockSetBackAfterTheRing() throws {
+        let daily = AlarmSchedule.timeOfDay(try TimeOfDay(hour: 7), weekdays: Set(Weekday.allCases))
+        let seven = ScheduleCalculator.nextOccurrence(of: daily, after: t0, in: .utc)!
+        var book = AlarmBook()
+        let id = try book.schedule(AlarmRequest(kind: .alarm, schedule: daily, title: "Wake", duration: 0, snoozeDuration: 300, ringLimit: 60), id: fixedID(1), now: t0).alarm.id
+        #expect(book.advance(to: seven).map(\.kind) == [.fired])
+        // Rang at 07:00; the clock is then set back 20 minutes, to 06:40 (and the ring's elapsed time with it).
+        book.shiftElapsedTimeCountdowns(by: -1200)
+        var stopped = book
+        let stop = try stopped.perform(.stop, on: id, now: seven.addingTimeInterval(-1190))
+        #expect(stop.alarm.fireDate == seven.addingTimeInterval(86_400), "Stop at 06:40 waits for tomorrow's 07:00")
+        var unanswered = book
+        #expect(unanswered.advance(to: seven.addingTimeInterval(-1100)).map(\.kind) == [.unacknowledged])
+        #expect(unanswered[id]?.fireDate == seven.addingTimeInterval(86_400), "unanswered, it waits for tomorrow too")
+        var snoozed = book
+        _ = try snoozed.perform(.countdown, on: id, now: seven.addingTimeInterval(-1190))
+        #expect(snoozed.advance(to: seven.addingTimeInterval(-890)).map(\.kind) == [.fired], "the snooze rings")
+        let afterSnooze = try snoozed.perform(.stop, on: id, now: seven.addingTimeInterval(-880))
+        #expect(afterSnooze.alarm.fireDate == seven.addingTimeInterval(86_400), "stopped after its snooze, still tomorrow")
     }
 
     @Test("A scheduled alarm with a pre-alert starts counting down (following the wall clock) at fireDate − pre-alert, then fires")

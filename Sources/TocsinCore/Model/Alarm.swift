@@ -25,6 +25,10 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     /// How many times it was snoozed since it last rang from its own schedule or timer; `nil`
     /// when it was not (so the saved state leaves it out). A re-ring says it was snoozed.
     public var snoozes: Int?
+    /// The last occurrence of its schedule that came due (rang or was missed), as the wall clock
+    /// reads it: the next occurrence comes after it. "The next one after now" alone would ring
+    /// 07:00 twice when the clock is set back after it rang (or during its snooze).
+    public var lastOccurrence: Date?
     /// The second button while ringing, beside Stop: a snooze or a custom action. `nil`: Stop only.
     public var secondaryButton: SecondaryButton?
     /// What plays while it rings.
@@ -70,7 +74,7 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
         volume: Double? = nil, crescendo: TimeInterval? = nil, phone: PhoneRingChoice? = nil,
         ringLimit: TimeInterval, lateLimit: TimeInterval = AlarmRequest.defaultLateLimit,
         hooks: AlarmHooks, state: AlarmState, createdAt: Date, appID: String? = nil,
-        appConfinement: AppConfinement? = nil, metadata: String? = nil, appIntents: AppIntentButtons? = nil
+        appConfinement: AppConfinement? = nil, metadata: String? = nil, appIntents: AppIntentButtons? = nil, lastOccurrence: Date? = nil
     ) {
         self.id = id
         self.title = title
@@ -93,6 +97,7 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
         self.appConfinement = appConfinement
         self.metadata = metadata
         self.appIntents = appIntents
+        self.lastOccurrence = lastOccurrence
     }
 }
 

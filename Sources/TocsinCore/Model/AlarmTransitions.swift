@@ -117,17 +117,24 @@ extension Alarm {
     /// Rings, unless it is later than the late limit: then it is missed, and a stale alarm never
     /// rings after a long absence.
     private func cameDue(at dueDate: Date, now: Date, in timeZone: TimeZoneRules) -> AlarmEvent {
-        if now.timeIntervalSince(dueDate) > lateLimit {
-            return ended(.missed, at: now, in: timeZone, dueDate: dueDate)
+        var due = self
+        // An occurrence of the schedule (not a snooze's or a timer's end, which measure elapsed
+        // time): remembered, so the next occurrence comes after it whatever the clock does.
+        if schedule != nil, case .scheduled = state { due.lastOccurrence = dueDate }
+        if case .countdown(let phase) = state, phase.followsWallClock, schedule != nil { due.lastOccurrence = dueDate }
+        if now.timeIntervalSince(dueDate) > due.lateLimit {
+            return due.ended(.missed, at: now, in: timeZone, dueDate: dueDate)
         }
-        return AlarmEvent(.fired, with(state: .alerting(since: now)), dueDate: dueDate)
+        return AlarmEvent(.fired, due.with(state: .alerting(since: now)), dueDate: dueDate)
     }
 
     /// The end of one ring (or missed ring): a repeating alarm waits for its next occurrence after
-    /// `now`, a one-shot is removed.
+    /// `now` and after the one that rang, a one-shot is removed.
     private func ended(_ kind: AlarmEvent.Kind, at now: Date, in timeZone: TimeZoneRules, dueDate: Date? = nil) -> AlarmEvent {
+        // After the occurrence that rang too: the clock may have been set back since it did.
+        let after = max(now, lastOccurrence ?? now)
         if let schedule, schedule.isRepeating,
-           let next = ScheduleCalculator.nextOccurrence(of: schedule, after: now, in: timeZone) {
+           let next = ScheduleCalculator.nextOccurrence(of: schedule, after: after, in: timeZone) {
             var waiting = with(state: waitingState(until: next, now: now))
             // The next occurrence rings afresh.
             waiting.snoozes = nil

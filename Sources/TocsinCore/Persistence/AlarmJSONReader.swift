@@ -86,7 +86,7 @@ package struct AlarmJSONReader {
         var countdownDuration: Double?, snoozeDuration: Double?, snoozes: Int?, secondaryButton: SecondaryButton?
         var sound: AlarmSound?, volume: Double?, crescendo: Double?, ringLimit: Double?, lateLimit: Double?
         var hooks: AlarmHooks?, state: AlarmState?, createdAt: Date?, appID: String?, metadata: String?
-        var appConfinement: AppConfinement?, appIntents: AppIntentButtons?, phone: PhoneRingChoice?
+        var appConfinement: AppConfinement?, appIntents: AppIntentButtons?, phone: PhoneRingChoice?, lastOccurrence: Date?
         try readObject { reader, key throws(Unreadable) in
             switch key {
             case "appConfinement": try reader.unset(appConfinement); appConfinement = try reader.readRawValue(AppConfinement.self)
@@ -98,6 +98,7 @@ package struct AlarmJSONReader {
             case "hooks": try reader.unset(hooks); hooks = try reader.readHooks()
             case "id": try reader.unset(id); id = try reader.readUUID()
             case "kind": try reader.unset(kind); kind = try reader.readRawValue(AlarmKind.self)
+            case "lastOccurrence": try reader.unset(lastOccurrence); lastOccurrence = try reader.readDate()
             case "lateLimit": try reader.unset(lateLimit); lateLimit = try reader.readDouble()
             case "metadata": try reader.unset(metadata); metadata = try reader.readString()
             case "phone":
@@ -123,7 +124,8 @@ package struct AlarmJSONReader {
             id: id, title: title, kind: kind, schedule: schedule, countdownDuration: countdownDuration,
             snoozeDuration: snoozeDuration, snoozes: snoozes, secondaryButton: secondaryButton, sound: sound, volume: volume,
             crescendo: crescendo, phone: phone, ringLimit: ringLimit, lateLimit: lateLimit, hooks: hooks, state: state,
-            createdAt: createdAt, appID: appID, appConfinement: appConfinement, metadata: metadata, appIntents: appIntents
+            createdAt: createdAt, appID: appID, appConfinement: appConfinement, metadata: metadata, appIntents: appIntents,
+            lastOccurrence: lastOccurrence
         )
     }
 

@@ -64,6 +64,7 @@ package struct AlarmJSONWriter {
         object.key("hooks", &self); write(alarm.hooks)
         object.key("id", &self); write(alarm.id)
         object.key("kind", &self); write(alarm.kind.rawValue)
+        if let occurrence = alarm.lastOccurrence { object.key("lastOccurrence", &self); try write(occurrence, "lastOccurrence") }
         object.key("lateLimit", &self); try write(alarm.lateLimit, "lateLimit")
         if let metadata = alarm.metadata { object.key("metadata", &self); write(metadata) }
         if let phone = alarm.phone {
