@@ -27,8 +27,8 @@ public struct AgentConfiguration: Sendable {
 
 /// The agent's start-up and its link to the outside world: it takes the bus name, reads the
 /// saved state, makes the real parts (GDBus service, libnotify, libcanberra, hooks, timers,
-/// watchers) and hands over to a `RunningAgent`, which keeps the alarm book and carries out what
-/// `AgentPlanner` decides. It then feeds the running agent the outside world's news: a timer
+/// watchers) and hands over to a `RunningAgent`, which keeps the state and carries out what
+/// `AlarmDecider` decides. It then feeds the running agent the outside world's news: a timer
 /// expiring, the clock set, the zone changed, the machine resumed, a client gone.
 ///
 /// It wakes only when something must happen: at the next deadline (a countdown ending, a ring
@@ -63,13 +63,13 @@ public final class Agent {
     public func run() -> Int32 {
         do {
             deadlineTimer = try DeadlineTimer(
-                onExpiry: { [unowned self] in running?.letTimePass() },
+                onExpiry: { [unowned self] in running?.run(.timePassed) },
                 onClockChange: { [unowned self] in clockWasSet() })
         } catch {
             log.error("Cannot create the wall-clock timer: \(error.message)")
             return 1
         }
-        wakeTimer = WakeTimer(log: log, onWake: { [unowned self] in running?.letTimePass() })
+        wakeTimer = WakeTimer(log: log, onWake: { [unowned self] in running?.run(.timePassed) })
         do {
             service = try AlarmsService(
                 log: log,
@@ -135,14 +135,14 @@ public final class Agent {
         }
         running.memory.returnFreedMemorySoon()
         // Both watchers log what they find and what they lack.
-        timeZoneWatcher = TimeZoneWatcher(log: log) { zone in running.adopt(timeZone: zone) }
+        timeZoneWatcher = TimeZoneWatcher(log: log) { zone in running.run(.timeZoneChanged(zone)) }
         sleepWatcher = SleepWatcher(log: log, onResume: { [unowned self] in
-            running.letTimePass()
+            running.run(.timePassed)
             timeZoneWatcher.checkNow()
         })
-        phoneSettings = PhoneSettingsWatcher(store: PhoneSettingsStore(), log: log) { settings in running.adopt(phoneRings: settings) }
+        phoneSettings = PhoneSettingsWatcher(store: PhoneSettingsStore(), log: log) { settings in running.run(.phoneSettingsChanged(settings)) }
         phoneSettings.start()
-        running.start(in: timeZoneWatcher.current.timeZone)
+        running.run(.started(in: timeZoneWatcher.current.timeZone))
         // Follows the panel's tray from now on; the item shows once one is there.
         if configuration.showsTrayItem { tray.start() }
         service.handler = running
@@ -197,7 +197,7 @@ public final class Agent {
         let change = offset - wallClockOffset
         wallClockOffset = offset
         guard let running else { return }
-        running.clockWasSet(by: change)
+        running.run(.clockSet(by: change))
         timeZoneWatcher.checkNow()
     }
 

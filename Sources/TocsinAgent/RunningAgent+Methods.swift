@@ -55,7 +55,7 @@ extension RunningAgent: AlarmsServiceHandler {
             preconditionFailure("answered by handle(_:from:reply:)")
         case .intent(let intent, let id):
             let alarm = try ownAlarm(id, caller: caller)
-            try commit({ book, now throws(AlarmError) in try book.perform(intent, on: alarm.id, now: now) }, causedBy: caller.appID)
+            try make(.perform(intent, on: alarm.id), by: .client(caller.appID))
             return .nothing
         case .list:
             let visible = caller.isCommandLine ? book.alarms : book.alarms.filter { $0.owner == caller.appID }
@@ -96,10 +96,14 @@ extension RunningAgent: AlarmsServiceHandler {
     /// live activity, the signal and the hooks: the caller asked for a saved alarm, and a client
     /// scheduling many in a row need not wait for each one's effects.
     private func schedule(_ request: AlarmRequest, for caller: Caller, answer: (UUID) -> Void) throws(ServiceError) {
-        let owner = caller.owner, limit = alarmLimit(of: caller)
-        try commit({ book, now throws(AlarmError) in
-            try book.schedule(request, id: request.id ?? UUID(), now: now, owner: owner, confinement: caller.confinement, ownerLimit: limit)
-        }, whenSaved: { event in answer(event.alarm.id) })
+        let id = request.id ?? UUID()
+        let change = AlarmChange.schedule(request, id: id, owner: caller.owner, confinement: caller.confinement, ownerLimit: alarmLimit(of: caller))
+        var outcome = ChangeOutcome.made
+        ask(change, by: .client(caller.appID)) { told in
+            outcome = told
+            if told == .made { answer(id) }
+        }
+        try outcome.check()
     }
 
     /// Hands `ready` the request with a sound the agent can ring later: for a sandboxed caller's

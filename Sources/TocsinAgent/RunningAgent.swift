@@ -1,15 +1,15 @@
 import FoundationEssentials
 import TocsinCore
 
-/// The agent once it owns its bus name and has read its state: the alarm book, the planner that
-/// decides what each change means, and the parts that carry it out.
+/// The agent once it owns its bus name and has read its state: the state `AlarmDecider` decides
+/// from, and the parts that carry out what it decides.
 ///
-/// It decides nothing itself. A change comes from a client, a button or time; the book turns it
-/// into events; `AgentPlanner` turns events into `AgentEffect`s; `carryOut` hands each to its
-/// part. Every part is a `let` behind a small protocol (AgentParts.swift) and the time is read
-/// from `clock`, so TocsinAgentTests run the whole agent in-process with recording fakes and a
-/// hand-driven clock. `Agent` starts it (bus name, state, the real parts) and feeds it the
-/// outside world's news: timers expiring, the clock set, the zone changed, the machine resumed.
+/// It decides nothing itself. It turns what happens — a client's call, a button, a timer, a
+/// watcher's news — into an `AgentInput`, hands it to the decider (`run`), and gives each
+/// effect that comes back to its part (`carryOut`). Every part is a `let` behind a small
+/// protocol (AgentParts.swift) and the time is read from `clock`, so TocsinAgentTests run the
+/// whole agent in-process with recording fakes and a hand-driven clock. `Agent` starts it (bus
+/// name, state, the real parts) and feeds it the outside world's news.
 final class RunningAgent {
     /// The parts a running agent works with.
     struct Parts {
@@ -34,8 +34,10 @@ final class RunningAgent {
     let configuration: AgentConfiguration
     var log: AgentLog { configuration.log }
     let store: AlarmPersistence
-    private(set) var book: AlarmBook
-    private(set) var planner: AgentPlanner
+    /// Every alarm and what is shown of them; changed only by `AlarmDecider`, in `run`.
+    private(set) var state: AgentState
+    /// Every alarm.
+    var book: AlarmBook { state.book }
     let clock: AgentClock
     let notifications: AlarmNotifications
     let sounds: AlarmSounds
@@ -56,15 +58,17 @@ final class RunningAgent {
     let soundCopies: SandboxedSoundCopies
     /// Returns the heap left over from large replies.
     let memory = MemoryReturner()
+    /// Tells whoever asked for the change being made how it ended (the `.answer` effect).
+    private var answerChange: ((ChangeOutcome) -> Void)?
 
     /// A running agent with `book` (as loaded), the answers in `authorizations` (saved with
     /// `authorizationStore`), the sound copies in `soundCopies` and `parts`. Nothing happens
-    /// before `start(in:)`.
+    /// before `run(.started(in:))`.
     init(configuration: AgentConfiguration, store: AlarmPersistence, book: AlarmBook, authorizations: AppAuthorizations,
          authorizationStore: AuthorizationStore?, soundCopies: SandboxedSoundCopies, parts: Parts) {
         self.configuration = configuration
         self.store = store
-        self.book = book
+        state = AgentState(book: book, localeIdentifier: NotificationContentWriter.environmentLocale())
         clock = parts.clock
         notifications = parts.notifications
         sounds = parts.sounds
@@ -79,16 +83,12 @@ final class RunningAgent {
         server = parts.server
         callers = parts.callers
         self.soundCopies = soundCopies
-        planner = AgentPlanner(contentWriter: NotificationContentWriter(timeZone: book.timeZone))
         authorizationDesk = AuthorizationDesk(authorizations: authorizations, presenter: parts.notifications, log: configuration.log,
                                               alarmLimit: configuration.alarmsPerApplication)
         connectParts(savingAuthorizationsTo: authorizationStore)
     }
 
     /// Routes the parts' news (presses, closes, a panel coming, the sound server) to the agent.
-    /// Not in `init`: there, `book` would name the book as loaded, not the agent's own, and a
-    /// callback reading it would see none of the alarms set since (the tray's host change armed
-    /// the timers from the empty start-up book, so a timer set then never rang).
     private func connectParts(savingAuthorizationsTo authorizationStore: AuthorizationStore?) {
         authorizationDesk.onNoted = { [unowned self] in
             guard let authorizationStore else { return }
@@ -98,176 +98,94 @@ final class RunningAgent {
             authorizationDesk.onNoted()
             signals.announceAuthorization(state, of: app)
         }
+        // The authorization desk's questions are notifications too; what is not theirs is an alarm's.
         notifications.onAction = { [unowned self] id, key in
             if !authorizationDesk.buttonPressed(key, on: id) { buttonPressed(key, on: id) }
         }
         notifications.onDismissed = { [unowned self] id in
-            if !authorizationDesk.dismissed(id) { notificationDismissed(id) }
+            if !authorizationDesk.dismissed(id) { run(.notificationClosed(id)) }
         }
-        notifications.onClosedAfterButton = { [unowned self] id in
-            // The button's effects came first; what the alarm shows now is shown anew.
-            showAnew(id)
-        }
-        notifications.onBannerGone = { [unowned self] id in showAnew(id) }
+        notifications.onClosedAfterButton = { [unowned self] id in run(.notificationLost(id, .closedAfterButton)) }
+        notifications.onBannerGone = { [unowned self] id in run(.notificationLost(id, .bannerHandedOver)) }
         notifications.onPressLostToUpdate = { [unowned self] id in
             guard let alarm = book[id], alarm.state.name != .scheduled else {
                 // Not an alarm's (a question's): taken as the dismissal it says it is.
-                if !authorizationDesk.dismissed(id) { notificationDismissed(id) }
+                if !authorizationDesk.dismissed(id) { run(.notificationClosed(id)) }
                 return
             }
-            log.info("\(notifications.serverProfile.family.rawValue) closed the notification of “\(alarm.title)” as it redrew its buttons, most likely under a press that it lost; showing it again.")
-            carryOut(planner.present(alarm, now: clock.now))
+            run(.notificationLost(alarm.id, .redrawnUnderPress(server: notifications.serverProfile.family.rawValue)))
         }
-        planner.panelShowsCountdowns = tray?.isHosted ?? false
         tray?.onAction = { [unowned self] action in trayClicked(action) }
-        tray?.onHostChange = { [unowned self] in
-            planner.panelShowsCountdowns = tray?.isHosted ?? false
-            refreshTray()
-            carryOut(planner.arm(book, now: clock.now))
+        tray?.onHostChange = { [unowned self] in run(.panelChanged(isShown: tray?.isHosted ?? false)) }
+        phones?.onRung = { [unowned self] alarm in run(.phonesRung(alarm)) }
+        server.onChange = { [unowned self] in
+            notifications.serverProfile = server.server?.profile ?? .unknown
+            run(.notificationServerChanged)
         }
-        phones?.onRung = { [unowned self] alarm in carryOut(planner.phonesRung(for: alarm)) }
-        server.onChange = { [unowned self] in notificationServerChanged() }
-        sounds.onSoundProblemChange = { [unowned self] in
-            planner.contentWriter.soundProblem = sounds.soundProblem
-            refreshAll(where: { $0.state.name == .alerting })
+        sounds.onSoundProblemChange = { [unowned self] in run(.soundProblemChanged(sounds.soundProblem)) }
+    }
+
+    // MARK: Deciding
+
+    /// Hands `input` to the decider and carries out what it decides, in order. A commit's save
+    /// is reported back to the decider at once, before anything else.
+    func run(_ input: AgentInput) {
+        var next: AgentInput? = input
+        while let input = next {
+            next = nil
+            for effect in AlarmDecider.decide(&state, input, now: clock.now) {
+                if let report = carryOut(effect) { next = report }
+            }
         }
     }
 
-    // MARK: Start-up
-
-    /// Starts in time zone `zone`: local alarms move if the zone changed while the agent was not
-    /// running, what came due meanwhile rings (or is missed), everything else is shown again as
-    /// it was, and what was ringing rings again.
-    func start(in zone: TimeZoneRules) {
-        let loadedZone = book.timeZone
-        let now = clock.now
-        // Moved before anything is shown or rung.
-        let movedWhileAway = book.changeTimeZone(to: zone, now: now)
-        planner.contentWriter.timeZone = zone
-        if !movedWhileAway.isEmpty {
-            log.info("The time zone changed while the agent was not running; \(movedWhileAway.count) alarm(s) moved to \(zone.identifier).")
+    /// Asks for `change` on behalf of `origin`; `answer` is told how it ended as soon as that is
+    /// known — once it is saved, before its effects (sound, notification, signal, hooks).
+    func ask(_ change: AlarmChange, by origin: ChangeOrigin, answer: (ChangeOutcome) -> Void) {
+        withoutActuallyEscaping(answer) { answer in
+            answerChange = answer
+            defer { answerChange = nil }
+            run(.asked(change, by: origin))
         }
-        let caughtUp = book.advance(to: now)
-        carryOut(planner.resume(book.alarms, except: Set(caughtUp.map(\.alarm.id)), now: now))
-        carryOut(planner.react(to: caughtUp, now: now))
-        save(after: movedWhileAway + caughtUp, zoneChanged: loadedZone != book.timeZone)
-        carryOut(planner.arm(book, now: now))
-        refreshTray()
     }
 
-    // MARK: Changes
-
-    /// Lets time pass up to now: fires what is due, updates countdowns, arms the next wake-up.
-    func letTimePass() {
-        let now = clock.now
-        carryOut(planner.timePassed(book.advance(to: now), book: book, now: now))
-        refreshTray(atTick: true)
+    /// Makes `change` on behalf of `origin`, or throws why it was not made.
+    func make(_ change: AlarmChange, by origin: ChangeOrigin) throws(ServiceError) {
+        var outcome = ChangeOutcome.made
+        ask(change, by: origin) { outcome = $0 }
+        try outcome.check()
     }
 
-    /// Makes a change asked for by a client or a button: saved before it takes effect, so a change
-    /// that cannot be saved is refused rather than lost at the next restart. `caller` is the
-    /// calling client's `Alarm.owner` id (`nil` for a button). `whenSaved` runs once the change
-    /// is saved and made, before its effects (sound, notification, signal, hooks).
-    @discardableResult
-    func commit(_ change: (inout AlarmBook, Date) throws(AlarmError) -> AlarmEvent, causedBy caller: String? = nil,
-                whenSaved: (AlarmEvent) -> Void = { _ in }) throws(ServiceError) -> AlarmEvent {
-        letTimePass()
-        let now = clock.now
-        // Made in place and undone if it cannot be saved: a copy of the book to throw away
-        // would copy every alarm on each call.
-        book.beginTransaction()
-        let event: AlarmEvent
-        do {
-            event = try change(&book, now)
-        } catch {
-            book.rollBackTransaction()
-            throw ServiceError(error)
-        }
-        do {
-            try store.record([event.journalChange], count: book.count, current: { [unowned self] in book.alarms }, timeZone: book.timeZone)
-        } catch {
-            book.rollBackTransaction()
-            throw ServiceError(.storageFailed, "\(error.message) Nothing was changed.")
-        }
-        book.endTransaction()
-        whenSaved(event)
-        carryOut(planner.react(to: [event], now: now, causedBy: caller))
-        carryOut(planner.arm(book, now: now))
-        refreshTray()
-        return event
-    }
-
-    // MARK: Phones
-
-    /// Follows the user's phone settings (`tocsin phone`), as read from their file.
-    func adopt(phoneRings settings: PhoneRingSettings) {
-        guard settings != planner.phoneRings else { return }
-        planner.adopt(phoneRings: settings, book: book)
-        log.info(settings.isEnabled
-            ? "Alarms ring the paired phones after \(DurationFormat.spoken(settings.delay)) unanswered."
-            : "Alarms ring no phone.")
-        carryOut(planner.arm(book, now: clock.now))
-    }
-
-    // MARK: The tray
-
-    /// Shows what is on screen in the tray: as at `now` after a change, as at the whole second
-    /// when time passed (`atTick`, the notification's second). Nothing is worked out while no
-    /// panel shows a tray.
-    private func refreshTray(atTick: Bool = false) {
-        guard let tray, tray.isHosted else { return }
-        let now = clock.now
-        tray.show(TrayContent(alarms: book.onScreen, now: atTick ? CountdownClock.wholeSecond(atOrBefore: now) : now,
-                              timeOfDay: planner.contentWriter.timeOfDay))
-    }
+    // MARK: Presses
 
     /// A click in the tray: what the same button of a notification does, a new timer (the user's
     /// own, as from the command line), or Stop for everything that rings.
     private func trayClicked(_ action: TrayContent.Action) {
-        do {
-            switch action {
-            case .intent(let intent, let id):
-                try perform(intent, on: id)
-            case .newTimer(let seconds):
-                try commit { book, now throws(AlarmError) in try book.schedule(AlarmRequest(duration: seconds), now: now) }
-            case .stopAllRinging:
-                for alarm in book.alarms where alarm.state.name == .alerting { try perform(.stop, on: alarm.id) }
-            }
+        let change: AlarmChange = switch action {
+        case .intent(let intent, let id): .perform(intent, on: id)
+        case .newTimer(let seconds): .schedule(AlarmRequest(duration: seconds), id: UUID(), owner: nil, confinement: .unconfined, ownerLimit: nil)
+        case .stopAllRinging: .stopEveryRinging
+        }
+        do throws(ServiceError) {
+            try make(change, by: .press)
         } catch {
             log.warning("The tray's click did nothing: \(error.message)")
         }
     }
 
-    /// Resolves local times in `zone` from now on: waiting alarms move, notifications show end
-    /// times in the new zone.
-    func adopt(timeZone zone: TimeZoneRules) {
-        // What was already due rings (or is missed) as it was, before anything moves.
-        letTimePass()
-        let now = clock.now
-        planner.contentWriter.timeZone = zone
-        let moved = book.changeTimeZone(to: zone, now: now)
-        log.info("The time zone is now \(zone.identifier); \(moved.count) alarm(s) moved.")
-        carryOut(planner.react(to: moved, now: now))
-        // Every live notification shows an end time of day, which reads differently now.
-        for alarm in book.alarms where alarm.state.name == .countdown || alarm.state.name == .paused {
-            carryOut(planner.present(alarm, now: now))
+    private func buttonPressed(_ key: String, on id: UUID) {
+        guard let intent = AlarmIntent(rawValue: key) else {
+            log.warning("Ignoring unknown notification action “\(key)”.")
+            return
         }
-        save(after: moved, zoneChanged: true)
-        letTimePass()
+        do throws(ServiceError) {
+            try make(.perform(intent, on: id), by: .press)
+        } catch {
+            log.warning("The “\(key)” button of \(id.uuidString.lowercased()) did nothing: \(error.message)")
+        }
     }
 
-    /// The system clock was set by `change` seconds. Timers and snoozes measure elapsed time, so
-    /// they move with it; alarms at wall-clock times stay, and whatever that made due happens now.
-    func clockWasSet(by change: TimeInterval) {
-        log.info("The system clock was set \(change >= 0 ? "forward" : "back") by \(DurationFormat.spoken(abs(change))); timers keep their remaining time, alarms keep their wall-clock times.")
-        book.shiftElapsedTimeCountdowns(by: change)
-        saveEverything()
-        let now = clock.now
-        for alarm in book.countingDown {
-            carryOut(planner.present(alarm, now: now))
-        }
-        letTimePass()
-    }
+    // MARK: Saving
 
     /// Writes every alarm as a new snapshot (after a change that touched alarms without events,
     /// and before the agent exits); a failure is logged.
@@ -280,47 +198,50 @@ final class RunningAgent {
         }
     }
 
-    /// Records changes that time (or the zone) made; a failure is logged, since those changes
-    /// happen anyway.
-    private func save(after events: [AlarmEvent], zoneChanged: Bool = false) {
-        let changes = (zoneChanged ? [.zone(book.timeZone.identifier)] : []) + events.map(\.journalChange)
-        guard !changes.isEmpty else { return }
-        save(changes)
-    }
-
-    private func save(_ changes: [AlarmJournal.Change]) {
-        do {
-            try store.record(changes, count: book.count, current: { [unowned self] in book.alarms }, timeZone: book.timeZone)
-        } catch {
-            log.error("\(error.message) The alarms are kept in memory; they may be lost if the agent stops.")
-        }
+    /// Records `changes` in the journal; throws what kept them from being saved.
+    private func record(_ changes: [AlarmJournal.Change]) throws(StoreError) {
+        try store.record(changes, count: book.count, current: { [unowned self] in book.alarms }, timeZone: book.timeZone)
     }
 
     // MARK: Effects
 
-    /// Carries out `effects`, in order, each by its part.
-    private func carryOut(_ effects: [AgentEffect]) {
-        for effect in effects {
-            switch effect {
-            case .log(.info, let line): log.info(line)
-            case .log(.warning, let line): log.warning(line)
-            case .ring(let id, let ring): sounds.ring(id, ring)
-            case .silence(let id): sounds.silence(id)
-            case .signal(let event): signals.announce(event)
-            case .show(let id, let content, isTick: true): notifications.showCountdown(content, for: id)
-            case .show(let id, let content, isTick: false): notifications.show(content, for: id)
-            case .withdraw(let id): notifications.withdraw(id)
-            case .announce(let content): notifications.announce(content)
-            case .runHook(let command, let event, let alarm, let fireTime): hooks.run(command, event: event, alarm: alarm, fireTime: fireTime)
-            case .performAppIntent(let alarm, let button, let mode): appIntents.perform(button, of: alarm, mode: mode)
-            case .checkAlertVisibility(let alarm): warnIfAlertIsHidden(alarm)
-            case .ringPhones(let alarm): phones?.ring(for: alarm)
-            case .discardSoundCopy(let sound): soundCopies.discard(sound)
-            case .save(let changes): save(changes)
-            case .armDeadline(let date): deadline.arm(at: date)
-            case .armWake(let date): wake.arm(at: date)
+    /// Carries out `effect` by its part; for a commit, returns the report of its save.
+    private func carryOut(_ effect: AgentEffect) -> AgentInput? {
+        switch effect {
+        case .log(.info, let line): log.info(line)
+        case .log(.warning, let line): log.warning(line)
+        case .ring(let id, let ring): sounds.ring(id, ring)
+        case .silence(let id): sounds.silence(id)
+        case .signal(let event): signals.announce(event)
+        case .show(let id, let content, isTick: true): notifications.showCountdown(content, for: id)
+        case .show(let id, let content, isTick: false): notifications.show(content, for: id)
+        case .withdraw(let id): notifications.withdraw(id)
+        case .announce(let content): notifications.announce(content)
+        case .runHook(let command, let event, let alarm, let fireTime): hooks.run(command, event: event, alarm: alarm, fireTime: fireTime)
+        case .performAppIntent(let alarm, let button, let mode): appIntents.perform(button, of: alarm, mode: mode)
+        case .checkAlertVisibility(let alarm): warnIfAlertIsHidden(alarm)
+        case .ringPhones(let alarm): phones?.ring(for: alarm)
+        case .discardSoundCopy(let sound): soundCopies.discard(sound)
+        case .save(let changes):
+            do throws(StoreError) {
+                try record(changes)
+            } catch {
+                log.error("\(error.message) The alarms are kept in memory; they may be lost if the agent stops.")
             }
+        case .saveAll: saveEverything()
+        case .commit(let changes):
+            do throws(StoreError) {
+                try record(changes)
+                return .changeSaved
+            } catch {
+                return .changeNotSaved(reason: error.message)
+            }
+        case .answer(let outcome): answerChange?(outcome)
+        case .showTray(let content): tray?.show(content)
+        case .armDeadline(let date): deadline.arm(at: date)
+        case .armWake(let date): wake.arm(at: date)
         }
+        return nil
     }
 
     /// Do-not-disturb modes that hide even critical alerts do not stop the ring; say so where the
@@ -333,52 +254,15 @@ final class RunningAgent {
             }
         }
     }
+}
 
-    /// The notification server changed, or what it can do: everything is shown again for it.
-    private func notificationServerChanged() {
-        notifications.serverProfile = server.server?.profile ?? .unknown
-        refreshAll(where: { _ in true })
-    }
-
-    /// Shows again every alarm that matches `condition` (after something about showing changed).
-    private func refreshAll(where condition: (Alarm) -> Bool) {
-        let now = clock.now
-        for alarm in book.alarms where condition(alarm) && alarm.state.name != .scheduled {
-            carryOut(planner.present(alarm, now: now))
+extension ChangeOutcome {
+    /// Throws the D-Bus error a caller gets for a change that was not made.
+    func check() throws(ServiceError) {
+        switch self {
+        case .made: return
+        case .refused(let error): throw ServiceError(error)
+        case .notSaved(let reason): throw ServiceError(.storageFailed, "\(reason) Nothing was changed.")
         }
-    }
-
-    // MARK: Notification buttons
-
-    private func buttonPressed(_ key: String, on id: UUID) {
-        guard let intent = AlarmIntent(rawValue: key) else {
-            log.warning("Ignoring unknown notification action “\(key)”.")
-            return
-        }
-        do {
-            try perform(intent, on: id)
-        } catch {
-            log.warning("The “\(key)” button of \(id.uuidString.lowercased()) did nothing: \(error.message)")
-        }
-    }
-
-    /// `intent` on alarm `id` as the user's own press (a notification's button, the tray's menu).
-    private func perform(_ intent: AlarmIntent, on id: UUID) throws(ServiceError) {
-        try commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
-    }
-
-    /// Shows what alarm `id` shows now in a new notification: its own is gone, though the user
-    /// did not dismiss it.
-    private func showAnew(_ id: UUID) {
-        guard let alarm = book[id], alarm.state.name != .scheduled else { return }
-        carryOut(planner.present(alarm, now: clock.now))
-    }
-
-    private func notificationDismissed(_ id: UUID) {
-        guard let alarm = book[id] else { return }
-        let now = clock.now
-        carryOut(planner.dismissed(alarm, now: now))
-        // A closed countdown needs no more per-second updates.
-        carryOut(planner.arm(book, now: now))
     }
 }

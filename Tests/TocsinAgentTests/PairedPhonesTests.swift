@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TocsinCore
+@testable import TocsinCore
 @testable import TocsinAgent
 
 /// PairedPhones over links that answer when the test says: it rings only once every service has

@@ -5,7 +5,7 @@ import TocsinCore
 @testable import TocsinAgent
 
 /// The whole agent, in-process: a RunningAgent with recording parts and a clock moved by hand.
-/// The planner decides, the agent carries out, the parts record — so what a user would get is
+/// The decider decides, the agent carries out, the parts record — so what a user would get is
 /// checked here without a bus, a desktop or a wait, and the integration tests check the real parts.
 @Suite(.serialized) struct RunningAgentTests {
     static let t0 = Date(timeIntervalSince1970: 1_800_000_000)
@@ -43,7 +43,9 @@ import TocsinCore
                     clock: clock, notifications: notifications, sounds: sounds, hooks: self.hooks, appIntents: appIntents, signals: signals, tray: tray, phones: phones,
                     deadline: deadline, wake: wake, wakeAvailability: .available, server: QuietServer(),
                     callers: CallerIdentifier(credentials: credentials)))
-            agent.start(in: zone)
+            // A panel that is there from the start tells the agent so, as TrayItem does when it finds one.
+            if trayHosted { agent.run(.panelChanged(isShown: true)) }
+            agent.run(.started(in: zone))
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }
@@ -51,7 +53,9 @@ import TocsinCore
         /// Schedules `request` as the command line would; returns the id.
         @discardableResult
         func schedule(_ request: AlarmRequest) throws -> UUID {
-            try agent.commit { book, now throws(AlarmError) in try book.schedule(request, now: now) }.alarm.id
+            let id = UUID()
+            try agent.make(.schedule(request, id: id, owner: nil, confinement: .unconfined, ownerLimit: nil), by: .press)
+            return id
         }
 
         /// What the agent answers `sender` for the D-Bus call `call` (answered at once here: the
@@ -62,15 +66,15 @@ import TocsinCore
             return answer
         }
 
-        /// Performs `intent` on `id` as a client would.
+        /// Performs `intent` on `id` as the user's press of a button would.
         func perform(_ intent: AlarmIntent, on id: UUID) throws {
-            try agent.commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
+            try agent.make(.perform(intent, on: id), by: .press)
         }
 
         /// Moves the clock to `seconds` after t0 and lets the agent wake as its timer would.
         func advance(to seconds: TimeInterval) {
             clock.now = RunningAgentTests.t0.addingTimeInterval(seconds)
-            agent.letTimePass()
+            agent.run(.timePassed)
         }
 
         /// Lets the agent wake at every instant it arms its timer for, up to `seconds` after t0
@@ -79,10 +83,10 @@ import TocsinCore
             let end = RunningAgentTests.t0.addingTimeInterval(seconds)
             while let next = deadline.next, next <= end {
                 clock.now = max(clock.now, next)
-                agent.letTimePass()
+                agent.run(.timePassed)
             }
             clock.now = end
-            agent.letTimePass()
+            agent.run(.timePassed)
         }
 
         func at(_ seconds: TimeInterval) -> Date { RunningAgentTests.t0.addingTimeInterval(seconds) }
@@ -210,7 +214,7 @@ import TocsinCore
 
     @Test func anUnansweredAlarmRingsThePhonesAfterTheDelayAndAnAnsweredOneNever() throws {
         let fixture = try Fixture()
-        fixture.agent.adopt(phoneRings: PhoneRingSettings(isEnabled: true, delay: 30))
+        fixture.agent.run(.phoneSettingsChanged(PhoneRingSettings(isEnabled: true, delay: 30)))
         #expect(fixture.logLines.all.contains { $0.contains("Alarms ring the paired phones after 30 s unanswered.") })
         let tea = try fixture.schedule(AlarmRequest(title: "Tea", duration: 5, hooks: AlarmHooks([.phone: "echo phoned"])))
         fixture.run(until: 34.9)
@@ -321,7 +325,7 @@ import TocsinCore
         let fixed = try fixture.schedule(AlarmRequest(kind: .alarm, schedule: .fixed(fixture.at(7200)), title: "Fixed", duration: 0))
         #expect(fixture.deadline.next == fixture.at(3600))
         let tokyo = try #require(TimeZoneRules(identifier: "Asia/Tokyo"))
-        fixture.agent.adopt(timeZone: tokyo)
+        fixture.agent.run(.timeZoneChanged(tokyo))
         // It is 17:00 in Tokyo (UTC+9): today's 09:00 is over, the next is 00:00 UTC tomorrow, 16 h after t0.
         #expect(fixture.signals.kinds(of: local) == [.scheduled, .rescheduled])
         #expect(fixture.signals.kinds(of: fixed) == [.scheduled])
@@ -336,7 +340,7 @@ import TocsinCore
         fixture.run(until: 10)
         // Someone sets the clock 30 s ahead.
         fixture.clock.now = fixture.clock.now.addingTimeInterval(30)
-        fixture.agent.clockWasSet(by: 30)
+        fixture.agent.run(.clockSet(by: 30))
         #expect(fixture.agent.book[timer]?.fireDate == fixture.at(630))
         #expect(fixture.agent.book[alarm]?.fireDate == fixture.at(3600))
         #expect(fixture.sounds.rings.isEmpty)

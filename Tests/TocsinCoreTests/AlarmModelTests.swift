@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TocsinCore
+@testable import TocsinCore
 
 // Alarm.swift, AlarmState.swift, AlarmIntent.swift, AlarmEvent.swift, AlarmError.swift.
 @Suite("Alarm model, events, intents and errors")

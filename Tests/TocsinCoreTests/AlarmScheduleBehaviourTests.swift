@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TocsinCore
+@testable import TocsinCore
 
 // Scheduled alarms through AlarmBook, with time passed in by hand and explicit zones.
 //

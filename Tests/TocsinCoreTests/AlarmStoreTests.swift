@@ -1,7 +1,7 @@
 import Foundation
 import HeadlessSession
 import Testing
-import TocsinCore
+@testable import TocsinCore
 #if canImport(Glibc)
 import Glibc
 #endif

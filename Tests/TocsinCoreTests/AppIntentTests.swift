@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import TocsinCore
 
-// AppIntentButtons, AppIntentRoute, ApplicationBusName and the planner's rule: which press has
+// AppIntentButtons, AppIntentRoute, ApplicationBusName and the decider's rule: which press has
 // an application perform its own intent, and how the agent reaches the application.
 @Suite("App intents: buttons, routes, bus names")
 struct AppIntentTests {
@@ -76,63 +76,65 @@ struct AppIntentTests {
         #expect(empty?.message == "The app intents name no button; give “stop” or “secondary”.")
     }
 
-    /// A ringing timer of the cooking app with `intents`, and the book holding it.
-    static func ringing(_ intents: AppIntentButtons, snooze: TimeInterval? = 300) throws -> (AlarmBook, UUID) {
-        var book = AlarmBook()
+    /// A run whose timer of the cooking app, with `intents`, rings since t0 + 60 (`fixedID(1)`).
+    static func ringing(_ intents: AppIntentButtons, snooze: TimeInterval? = 300) throws -> DeciderRun {
+        var run = try DeciderRun()
         let request = AlarmRequest(title: "Pasta", duration: 60, snoozeDuration: snooze, secondaryButtonLabel: snooze == nil ? "Next step" : nil,
                                    appIntents: intents)
-        let id = try book.schedule(request, id: fixedID(1), now: t0, owner: cook).alarm.id
-        _ = book.advance(to: at(60))
-        return (book, id)
+        _ = run.ask(.schedule(request, id: fixedID(1), owner: cook, confinement: .unconfined, ownerLimit: nil), by: .client(cook), at: 0)
+        _ = run.feed(.timePassed, at: 60)
+        return run
     }
 
     static func performed(_ effects: [AgentEffect]) -> [AgentEffect] {
         effects.filter { if case .performAppIntent = $0 { true } else { false } }
     }
 
+    /// The event `effects` signal.
+    static func event(_ effects: [AgentEffect]) throws -> AlarmEvent {
+        let events = effects.compactMap { if case .signal(let event) = $0 { event } else { nil } }
+        return try #require(events.first)
+    }
+
     @Test("A press from a button or the command line has the app perform its intent, with its mode; the app's own call does not")
-    func plannerRule() throws {
+    func deciderRule() throws {
         let intents = AppIntentButtons(modes: [.stop: .foreground, .secondary: .background])
         for (intent, button, mode) in [(AlarmIntent.stop, AppIntentButtons.Button.stop, AppIntentButtons.Mode.foreground),
                                        (.countdown, .secondary, .background)] {
-            for caller in [nil, AppAuthorizations.commandLineAppID] {
-                var (book, id) = try Self.ringing(intents)
-                var planner = AgentPlannerTests.planner()
-                let event = try book.perform(intent, on: id, now: at(61))
-                let effects = planner.react(to: [event], now: at(61), causedBy: caller)
-                #expect(Self.performed(effects) == [.performAppIntent(alarm: event.alarm, button: button, mode: mode)], "\(intent) by \(caller ?? "a button")")
+            for origin in [ChangeOrigin.press, .client(AppAuthorizations.commandLineAppID)] {
+                var run = try Self.ringing(intents)
+                let effects = run.perform(intent, on: fixedID(1), by: origin, at: 61)
+                let event = try Self.event(effects)
+                #expect(Self.performed(effects) == [.performAppIntent(alarm: event.alarm, button: button, mode: mode)], "\(intent) by \(origin)")
                 // After the silence and the signal: the ring ends first, whatever the app does.
                 let perform = try #require(effects.firstIndex { if case .performAppIntent = $0 { true } else { false } })
-                let signal = try #require(AgentPlannerTests.index(in: effects, AgentPlannerTests.isSignal))
+                let signal = try #require(AlarmDeciderTests.index(in: effects, AlarmDeciderTests.isSignal))
                 #expect(signal < perform)
             }
-            var (book, id) = try Self.ringing(intents)
-            var planner = AgentPlannerTests.planner()
-            let event = try book.perform(intent, on: id, now: at(61))
-            #expect(Self.performed(planner.react(to: [event], now: at(61), causedBy: Self.cook)).isEmpty, "the app's own \(intent)")
+            var run = try Self.ringing(intents)
+            #expect(Self.performed(run.perform(intent, on: fixedID(1), by: .client(Self.cook), at: 61)).isEmpty, "the app's own \(intent)")
         }
         // The custom button's press.
-        var (book, id) = try Self.ringing(AppIntentButtons(modes: [.secondary: .background]), snooze: nil)
-        var planner = AgentPlannerTests.planner()
-        let secondary = try book.perform(.secondary, on: id, now: at(61))
-        #expect(Self.performed(planner.react(to: [secondary], now: at(61))) == [.performAppIntent(alarm: secondary.alarm, button: .secondary, mode: .background)])
+        var run = try Self.ringing(AppIntentButtons(modes: [.secondary: .background]), snooze: nil)
+        let effects = run.perform(.secondary, on: fixedID(1), at: 61)
+        #expect(Self.performed(effects) == [.performAppIntent(alarm: try Self.event(effects).alarm, button: .secondary, mode: .background)])
     }
 
     @Test("No press, no intent: cancelling, pausing, a ring that ends unanswered, a button without an app intent")
     func noPress() throws {
-        var (book, id) = try Self.ringing(AppIntentButtons(modes: [.secondary: .background]))
-        var planner = AgentPlannerTests.planner()
-        let stopped = try book.perform(.stop, on: id, now: at(61))
-        #expect(Self.performed(planner.react(to: [stopped], now: at(61))).isEmpty, "Stop carries no app intent here")
+        var run = try Self.ringing(AppIntentButtons(modes: [.secondary: .background]))
+        #expect(Self.performed(run.perform(.stop, on: fixedID(1), at: 61)).isEmpty, "Stop carries no app intent here")
 
-        var (unanswered, _) = try Self.ringing(AppIntentButtons(modes: [.stop: .background, .secondary: .background]))
-        let ended = unanswered.advance(to: at(60 + AlarmRequest.defaultRingLimit + 1))
-        #expect(Self.performed(planner.react(to: ended, now: at(60 + AlarmRequest.defaultRingLimit + 1))).isEmpty)
+        var unanswered = try Self.ringing(AppIntentButtons(modes: [.stop: .background, .secondary: .background]))
+        let ended = unanswered.feed(.timePassed, at: 60 + AlarmRequest.defaultRingLimit + 1)
+        #expect(ended.contains { if case .signal(let event) = $0 { event.kind == .unacknowledged } else { false } })
+        #expect(Self.performed(ended).isEmpty)
 
-        var (counting, timer) = try AgentPlannerTests.book(AlarmRequest(title: "Tea", duration: 60, appIntents: AppIntentButtons(modes: [.stop: .background])))
-        for intent in [AlarmIntent.pause, .resume, .cancel] {
-            let event = try counting.perform(intent, on: timer[0], now: at(10))
-            #expect(Self.performed(planner.react(to: [event], now: at(10))).isEmpty, "\(intent)")
+        var counting = try DeciderRun(AlarmRequest(title: "Tea", duration: 60, appIntents: AppIntentButtons(modes: [.stop: .background])))
+        for (intent, seconds) in [(AlarmIntent.pause, 10.0), (.resume, 11), (.cancel, 12)] {
+            let effects = counting.perform(intent, on: counting.id(1), at: seconds)
+            #expect(effects.contains(where: AlarmDeciderTests.isSignal), "\(intent) happened")
+            #expect(Self.performed(effects).isEmpty, "\(intent)")
         }
     }
 }

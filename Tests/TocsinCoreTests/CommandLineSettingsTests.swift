@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TocsinCore
+@testable import TocsinCore
 
 /// `tocsin config`'s settings: what alarms get by default, as typed and as saved.
 @Suite struct CommandLineSettingsTests {

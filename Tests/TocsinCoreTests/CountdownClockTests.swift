@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TocsinCore
+@testable import TocsinCore
 
 @Suite("CountdownClock")
 struct CountdownClockTests {

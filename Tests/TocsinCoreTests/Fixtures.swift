@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TocsinCore
+@testable import TocsinCore
 
 // Shared fixtures. Time is always an input: every instant is built from `t0`, never from the clock.
 

@@ -1,5 +1,5 @@
 import Testing
-import TocsinCore
+@testable import TocsinCore
 
 @Suite struct GSConnectServiceTests {
     @Test("Devices are read from GetManagedObjects: only objects with the device interface, missing properties as false")

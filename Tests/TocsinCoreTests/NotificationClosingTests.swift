@@ -1,5 +1,5 @@
 import Testing
-import TocsinCore
+@testable import TocsinCore
 
 // NotificationClosing.swift: which "dismissed by the user" closings are the user's.
 @Suite("Reading a notification's dismissal")

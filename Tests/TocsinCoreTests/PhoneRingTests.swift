@@ -2,104 +2,96 @@ import Foundation
 import Testing
 @testable import TocsinCore
 
-// PhoneRingSettings.swift and AgentPlanner's phones: when a ringing alarm rings the paired phones.
+// PhoneRingSettings.swift and the decider's phones (AgentState+Phones.swift): when a ringing alarm rings the paired phones.
 @Suite("Phone rings")
 struct PhoneRingTests {
     static func ringsPhones(_ effect: AgentEffect) -> Bool { if case .ringPhones = effect { true } else { false } }
 
-    /// A planner with phones on after `delay`, and a book whose 60 s timer has just fired at t0 + 60.
-    static func ringing(delay: TimeInterval = 30) throws -> (planner: AgentPlanner, book: AlarmBook, id: UUID, fired: [AgentEffect]) {
-        var (book, ids) = try AgentPlannerTests.book(AlarmRequest(title: "Tea", duration: 60, snoozeDuration: 300))
-        var planner = AgentPlannerTests.planner()
-        planner.adopt(phoneRings: PhoneRingSettings(isEnabled: true, delay: delay))
-        let fired = planner.timePassed(book.advance(to: at(60)), book: book, now: at(60))
-        return (planner, book, ids[0], fired)
+    /// A run with phones on after `delay`, whose 60 s timer "Tea" (`fixedID(1)`) has just fired
+    /// at t0 + 60: the run and the effects of the firing.
+    static func ringing(delay: TimeInterval = 30) throws -> (run: DeciderRun, fired: [AgentEffect]) {
+        var run = try DeciderRun(AlarmRequest(title: "Tea", duration: 60, snoozeDuration: 300))
+        _ = run.feed(.phoneSettingsChanged(PhoneRingSettings(isEnabled: true, delay: delay)), at: 0)
+        let fired = run.feed(.timePassed, at: 60)
+        return (run, fired)
     }
 
     @Test("Unanswered: the phones ring once the delay has passed, and the deadline wakes the agent for it")
     func unanswered() throws {
-        var (planner, book, id, fired) = try Self.ringing()
+        var (run, fired) = try Self.ringing()
         #expect(!fired.contains(where: Self.ringsPhones), "not at once")
-        #expect(fired.last(where: AgentPlannerTests.isArm) == .armDeadline(at(90)), "woken for the phones, before the ring limit")
-        #expect(!planner.timePassed([], book: book, now: at(89.9)).contains(where: Self.ringsPhones))
-        let due = planner.timePassed(book.advance(to: at(90)), book: book, now: at(90))
-        #expect(due.filter(Self.ringsPhones) == [.ringPhones(book[id]!)])
-        #expect(!planner.timePassed([], book: book, now: at(95)).contains(where: Self.ringsPhones), "rung once")
-        #expect(planner.arm(book, now: at(95)).first == .armDeadline(at(660)), "back to the ring limit")
+        #expect(fired.last(where: AlarmDeciderTests.isArm) == .armDeadline(at(90)), "woken for the phones, before the ring limit")
+        #expect(!run.feed(.timePassed, at: 89.9).contains(where: Self.ringsPhones))
+        let due = run.feed(.timePassed, at: 90)
+        #expect(due.filter(Self.ringsPhones) == [.ringPhones(run.book[run.id(1)]!)])
+        let later = run.feed(.timePassed, at: 95)
+        #expect(!later.contains(where: Self.ringsPhones), "rung once")
+        #expect(later.first(where: AlarmDeciderTests.isArm) == .armDeadline(at(660)), "back to the ring limit")
     }
 
     @Test("The log says how long this alarm rang: its own delay, not the settings'")
     func ownDelayLogged() throws {
-        var (book, ids) = try AgentPlannerTests.book(AlarmRequest(title: "Tea", duration: 60, phone: .ring(after: 1)))
-        var planner = AgentPlannerTests.planner()
-        _ = planner.timePassed(book.advance(to: at(60)), book: book, now: at(60))
-        let due = planner.timePassed(book.advance(to: at(61)), book: book, now: at(61))
+        var run = try DeciderRun(AlarmRequest(title: "Tea", duration: 60, phone: .ring(after: 1)))
+        _ = run.feed(.timePassed, at: 60)
+        let due = run.feed(.timePassed, at: 61)
         #expect(due.contains(AgentEffect.log(.info, "“Tea” has rung 1 s unanswered; ringing the phones.")), "\(due)")
-        #expect(due.filter(Self.ringsPhones) == [.ringPhones(book[ids[0]]!)])
-        var (bySettings, settingsBook, _, _) = try Self.ringing()
-        let dueBySettings = bySettings.timePassed(settingsBook.advance(to: at(90)), book: settingsBook, now: at(90))
+        #expect(due.filter(Self.ringsPhones) == [.ringPhones(run.book[run.id(1)]!)])
+        var (bySettings, _) = try Self.ringing()
+        let dueBySettings = bySettings.feed(.timePassed, at: 90)
         #expect(dueBySettings.contains(AgentEffect.log(.info, "“Tea” has rung 30 s unanswered; ringing the phones.")), "\(dueBySettings)")
     }
 
     @Test("Stopped or snoozed before the delay: no phone is rung, and the log says so")
     func answered() throws {
         for intent in [AlarmIntent.stop, .countdown] {
-            var (planner, book, id, _) = try Self.ringing()
-            let answer = try book.perform(intent, on: id, now: at(70))
-            let effects = planner.react(to: [answer], now: at(70))
+            var (run, _) = try Self.ringing()
+            let effects = run.perform(intent, on: run.id(1), at: 70)
             #expect(effects.contains(AgentEffect.log(.info, "“Tea” was answered before the phones were rung; they are not.")), "\(intent)")
-            #expect(planner.phoneRingsDue.isEmpty)
-            let later = planner.timePassed(book.advance(to: at(95)), book: book, now: at(95))
+            #expect(run.state.phones.due.isEmpty)
+            let later = run.feed(.timePassed, at: 95)
             #expect(!later.contains(where: Self.ringsPhones), "\(intent): \(later)")
         }
     }
 
     @Test("Phones off (the default): never rung; turned off while one waits: not rung")
     func off() throws {
-        var (book, _) = try AgentPlannerTests.book(AlarmRequest(title: "Tea", duration: 60))
-        var planner = AgentPlannerTests.planner()
-        _ = planner.timePassed(book.advance(to: at(60)), book: book, now: at(60))
-        #expect(planner.phoneRingsDue.isEmpty)
-        #expect(!planner.timePassed([], book: book, now: at(200)).contains(where: Self.ringsPhones))
+        var run = try DeciderRun(AlarmRequest(title: "Tea", duration: 60))
+        _ = run.feed(.timePassed, at: 60)
+        #expect(run.state.phones.due.isEmpty)
+        #expect(!run.feed(.timePassed, at: 200).contains(where: Self.ringsPhones))
 
-        var (waiting, ringingBook, _, _) = try Self.ringing()
-        waiting.adopt(phoneRings: .off)
-        #expect(!waiting.timePassed([], book: ringingBook, now: at(95)).contains(where: Self.ringsPhones))
-        _ = ringingBook
+        var (waiting, _) = try Self.ringing()
+        _ = waiting.feed(.phoneSettingsChanged(.off), at: 70)
+        #expect(!waiting.feed(.timePassed, at: 95).contains(where: Self.ringsPhones))
     }
 
     @Test("A delay of 0 rings the phones in the wake-up that fires the alarm")
     func immediately() throws {
-        let (_, book, id, fired) = try Self.ringing(delay: 0)
-        #expect(fired.filter(Self.ringsPhones) == [.ringPhones(book[id]!)])
-        let ring = try #require(fired.firstIndex(where: AgentPlannerTests.isRing))
+        let (run, fired) = try Self.ringing(delay: 0)
+        #expect(fired.filter(Self.ringsPhones) == [.ringPhones(run.book[run.id(1)]!)])
+        let ring = try #require(fired.firstIndex(where: AlarmDeciderTests.isRing))
         #expect(ring < fired.firstIndex(where: Self.ringsPhones)!, "the desk rings first")
     }
 
     @Test("After a restart: rung if its time is still to come, not again if it has passed")
     func restart() throws {
-        var (book, ids) = try AgentPlannerTests.book(AlarmRequest(title: "Tea", duration: 60))
-        _ = book.advance(to: at(60))
-        var early = AgentPlannerTests.planner()
-        early.adopt(phoneRings: PhoneRingSettings(isEnabled: true, delay: 30))
-        _ = early.resume(book.alarms, except: [], now: at(70))
-        #expect(early.phoneRingsDue == [ids[0]: at(90)])
-        var late = AgentPlannerTests.planner()
-        late.adopt(phoneRings: PhoneRingSettings(isEnabled: true, delay: 30))
-        _ = late.resume(book.alarms, except: [], now: at(100))
-        #expect(late.phoneRingsDue.isEmpty)
+        var run = try DeciderRun(AlarmRequest(title: "Tea", duration: 60))
+        _ = run.feed(.timePassed, at: 60)
+        for (restartAt, expected) in [(70.0, [run.id(1): at(90)]), (100, [:])] {
+            var restarted = AgentState(book: run.book, localeIdentifier: "C")
+            _ = AlarmDecider.decide(&restarted, .phoneSettingsChanged(PhoneRingSettings(isEnabled: true, delay: 30)), now: at(restartAt))
+            _ = AlarmDecider.decide(&restarted, .started(in: .utc), now: at(restartAt))
+            #expect(restarted.phones.due == expected, "restarted at \(restartAt)")
+        }
     }
 
     @Test("Rung: the alarm's phone hook runs, unless its owner may run no command")
     func phoneHook() throws {
-        var (book, ids) = try AgentPlannerTests.book(AlarmRequest(title: "Tea", duration: 60, hooks: AlarmHooks([.phone: "echo phoned"])))
-        _ = book.advance(to: at(60))
-        let tea = try #require(book[ids[0]])
-        let planner = AgentPlannerTests.planner()
-        #expect(planner.phonesRung(for: tea) == [.runHook(command: "echo phoned", event: .phone, alarm: tea, fireTime: tea.fireDate)])
-        var (plain, plainIDs) = try AgentPlannerTests.book(AlarmRequest(title: "Bread", duration: 60))
-        _ = plain.advance(to: at(60))
-        #expect(planner.phonesRung(for: plain[plainIDs[0]]!).isEmpty)
+        var run = try DeciderRun(AlarmRequest(title: "Tea", duration: 60, hooks: AlarmHooks([.phone: "echo phoned"])), AlarmRequest(title: "Bread", duration: 60))
+        _ = run.feed(.timePassed, at: 60)
+        let tea = try #require(run.book[run.id(1)])
+        #expect(run.feed(.phonesRung(tea), at: 61) == [.runHook(command: "echo phoned", event: .phone, alarm: tea, fireTime: tea.fireDate)])
+        #expect(run.feed(.phonesRung(run.book[run.id(2)]!), at: 61).isEmpty)
     }
 
     @Test("An alarm's own choice wins: --no-phone never rings, --phone rings with phones off, after its own delay or the settings'")
@@ -111,14 +103,12 @@ struct PhoneRingTests {
         #expect(on.phoneRingDate(for: nil, ringingSince: t0) == at(30) && off.phoneRingDate(for: nil, ringingSince: t0) == nil)
 
         // Turning phones off keeps the phones an alarm asked for itself.
-        var (book, ids) = try AgentPlannerTests.book(AlarmRequest(title: "Own", duration: 60, phone: .ring(after: 10)),
-                                                     AlarmRequest(title: "Follows", duration: 60))
-        var planner = AgentPlannerTests.planner()
-        planner.adopt(phoneRings: on)
-        _ = planner.timePassed(book.advance(to: at(60)), book: book, now: at(60))
-        #expect(planner.phoneRingsDue == [ids[0]: at(70), ids[1]: at(90)])
-        planner.adopt(phoneRings: .off, book: book)
-        #expect(planner.phoneRingsDue == [ids[0]: at(70)])
+        var run = try DeciderRun(AlarmRequest(title: "Own", duration: 60, phone: .ring(after: 10)), AlarmRequest(title: "Follows", duration: 60))
+        _ = run.feed(.phoneSettingsChanged(on), at: 0)
+        _ = run.feed(.timePassed, at: 60)
+        #expect(run.state.phones.due == [run.id(1): at(70), run.id(2): at(90)])
+        _ = run.feed(.phoneSettingsChanged(.off), at: 61)
+        #expect(run.state.phones.due == [run.id(1): at(70)])
     }
 
     @Test("The wire: phone-after alone means yes; with phone false it is refused; a negative delay is refused")

@@ -1,5 +1,5 @@
 import Testing
-import TocsinCore
+@testable import TocsinCore
 
 /// What `tocsin doctor` concludes: the panel's finding, and the closing line over every level.
 @Suite struct ReadinessReportTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TocsinCore
+@testable import TocsinCore
 
 // State files written by an earlier Tocsin, read by this one.
 @Suite("StateFileMigration and AlarmStore across format versions")

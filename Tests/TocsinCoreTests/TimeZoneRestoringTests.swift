@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TocsinCore
+@testable import TocsinCore
 
 /// A zone saved in the state file by its identifier comes back as the same rules, whatever kind
 /// of zone the agent was using: a zone file, a POSIX rule from `TZ`, or a fixed offset.

@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 import Testing
-import TocsinCore
+@testable import TocsinCore
 import HeadlessSession
 
 /// What a time zone says at one instant, from any of the implementations compared here.

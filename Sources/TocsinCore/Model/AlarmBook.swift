@@ -2,8 +2,9 @@ import FoundationEssentials
 
 /// Every alarm the agent holds, and the only way to change them.
 ///
-/// Each operation takes `now` and returns the events that happened, in order; the caller performs
-/// the effects (saving, notifications, sound, hooks, signals). Nothing here reads the clock.
+/// Each operation takes `now` and returns the events that happened, in order. Only
+/// `AlarmDecider` changes a book (its changes are internal to TocsinCore): it turns the events
+/// into effects. Others read it. Nothing here reads the clock.
 ///
 /// Every change goes through one place (`write`), which also keeps the indexes the agent asks
 /// on every call — the next deadline, the countdowns, what is on screen, each application's
@@ -86,7 +87,7 @@ public struct AlarmBook: Sendable, Equatable {
     /// `owner` is the scheduling application (`nil`: the user's command line), which ran in
     /// `confinement`; an application other than the command line holds at most `ownerLimit`
     /// alarms. A sandboxed application's request may carry no hooks.
-    public mutating func schedule(
+    mutating func schedule(
         _ request: AlarmRequest, id: UUID = UUID(), now: Date,
         owner: String? = nil, confinement: AppConfinement = .unconfined, ownerLimit: Int? = nil
     ) throws(AlarmError) -> AlarmEvent {
@@ -133,7 +134,7 @@ public struct AlarmBook: Sendable, Equatable {
     /// is already over in the new zone (a flight east), it moves to its next occurrence. A one-shot
     /// local date and time the move put in the past comes due at once, at the next `advance` (it
     /// rings, or is missed beyond its late limit): the user asked for that day.
-    public mutating func changeTimeZone(to newZone: TimeZoneRules, now: Date) -> [AlarmEvent] {
+    mutating func changeTimeZone(to newZone: TimeZoneRules, now: Date) -> [AlarmEvent] {
         guard newZone != timeZone else { return [] }
         let oldZone = timeZone
         timeZone = newZone
@@ -171,7 +172,7 @@ public struct AlarmBook: Sendable, Equatable {
     /// system clock was set by that much: a 5-minute timer still ends 5 minutes after it started,
     /// and a ringing alarm still rings for its ring limit. Alarms waiting for a wall-clock time
     /// stay where they are.
-    public mutating func shiftElapsedTimeCountdowns(by offset: TimeInterval) {
+    mutating func shiftElapsedTimeCountdowns(by offset: TimeInterval) {
         guard offset != 0 else { return }
         // A snapshot: the loop changes the table it walks.
         for alarm in Array(alarmsByID.values) {
@@ -190,7 +191,7 @@ public struct AlarmBook: Sendable, Equatable {
     }
 
     /// Applies `intent` to the alarm `id` at `now`.
-    public mutating func perform(_ intent: AlarmIntent, on id: UUID, now: Date) throws(AlarmError) -> AlarmEvent {
+    mutating func perform(_ intent: AlarmIntent, on id: UUID, now: Date) throws(AlarmError) -> AlarmEvent {
         guard let alarm = alarmsByID[id] else { throw .notFound(id: id.uuidString.lowercased()) }
         let event = try alarm.applying(intent, at: now, in: timeZone)
         record(event)
@@ -200,7 +201,7 @@ public struct AlarmBook: Sendable, Equatable {
     /// Lets time pass up to `now`: due countdowns start ringing, expired rings end. Events come in
     /// the order their deadlines fell; an alarm may produce several (fired, then unacknowledged)
     /// when the agent was away long enough.
-    public mutating func advance(to now: Date) -> [AlarmEvent] {
+    mutating func advance(to now: Date) -> [AlarmEvent] {
         var events: [AlarmEvent] = []
         // `nextDeadline` and `advanced(to:)` agree, so nothing should be skipped; if they ever
         // disagree, one alarm must not hold back the others: it leaves the index for the loop.
@@ -229,17 +230,17 @@ public struct AlarmBook: Sendable, Equatable {
     /// Starts remembering what changes overwrite, so that `rollBackTransaction()` can undo them —
     /// a change that cannot be saved must not stay made. Cheaper than keeping a copy of the book,
     /// which would copy every alarm on the first change.
-    public mutating func beginTransaction() {
+    mutating func beginTransaction() {
         transactionUndo = [:]
     }
 
     /// Keeps the changes made since `beginTransaction()`.
-    public mutating func endTransaction() {
+    mutating func endTransaction() {
         transactionUndo = nil
     }
 
     /// Undoes every change made since `beginTransaction()`.
-    public mutating func rollBackTransaction() {
+    mutating func rollBackTransaction() {
         guard let undo = transactionUndo else { return }
         transactionUndo = nil
         for (id, previous) in undo {

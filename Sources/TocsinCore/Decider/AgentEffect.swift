@@ -1,8 +1,8 @@
 import FoundationEssentials
 
-/// One thing the agent must do, decided by `AgentPlanner` and carried out by the agent's
+/// One thing the agent must do, decided by `AlarmDecider` and carried out by the agent's
 /// adapters (notifications, sound, hooks, D-Bus, timers, the state files). Effects are values:
-/// the planner's tests read them, and the agent only carries them out, in order.
+/// the decider's tests read them, and the agent only carries them out, in order.
 public enum AgentEffect: Sendable, Equatable {
     /// A log line.
     case log(LogLevel, String)
@@ -31,8 +31,20 @@ public enum AgentEffect: Sendable, Equatable {
     /// Delete the sound file the agent copied for an alarm that is gone (nothing if `sound` is
     /// not such a copy).
     case discardSoundCopy(AlarmSound)
-    /// Record `changes` in the journal (time's changes, which happen whether or not they are saved).
+    /// Record `changes` in the journal (time's changes, which happen whether or not they are
+    /// saved: a failure is only logged).
     case save([AlarmJournal.Change])
+    /// Write every alarm, as the book holds them after this decision, as a new snapshot (after a
+    /// change that touched alarms without events: the clock set); a failure is only logged.
+    case saveAll
+    /// Record `changes`, the change someone asked for, before it takes effect; the agent answers
+    /// `.changeSaved`, or `.changeNotSaved` when it could not, before any other input.
+    case commit([AlarmJournal.Change])
+    /// Tell whoever asked for the change how it ended.
+    case answer(ChangeOutcome)
+    /// Show `content` in the tray (`nil`: nothing runs, the item goes); only while a panel
+    /// shows the tray.
+    case showTray(TrayContent?)
     /// Arm the wall-clock timer for `date` (`nil`: nothing to wait for).
     case armDeadline(Date?)
     /// Arm the timer that wakes a suspended machine for `date` (`nil`: disarm).

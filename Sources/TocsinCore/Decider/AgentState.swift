@@ -1,0 +1,53 @@
+import FoundationEssentials
+
+/// Everything the agent decides from: every alarm, what is shown of them, and the phones'
+/// settings. `AlarmDecider` is the only thing that changes it; the agent reads it (to answer
+/// `List`, `Get`, `GetStatus`) and carries out the effects of each change.
+public struct AgentState: Sendable {
+    /// Every alarm the agent holds.
+    public internal(set) var book: AlarmBook
+    /// Writes what notifications say: the zone and locale of end times, a sound problem.
+    public internal(set) var contentWriter: NotificationContentWriter
+    /// What the screen shows of the alarms.
+    public internal(set) var screen = Screen()
+    /// When ringing alarms ring the paired phones.
+    public internal(set) var phones = Phones()
+    /// A change asked for, made in `book` and waiting to be saved before it takes effect.
+    var pendingChange: PendingChange?
+
+    /// The state of an agent holding `book` (as loaded), writing times for the locale
+    /// `localeIdentifier` in the book's zone. Nothing is on screen yet.
+    public init(book: AlarmBook, localeIdentifier: String) {
+        self.book = book
+        contentWriter = NotificationContentWriter(timeZone: book.timeZone, localeIdentifier: localeIdentifier)
+    }
+
+    /// What the screen shows of the alarms: which countdowns are on screen and with how many
+    /// seconds, so a countdown is updated only when its seconds change; which ones the user
+    /// closed; whether a panel shows them all.
+    public struct Screen: Sendable, Equatable {
+        /// The whole second at which the countdowns on screen are next updated; `nil` while none is.
+        public internal(set) var nextCountdownTick: Date?
+        /// The seconds each countdown notification shows.
+        var shownSeconds: [UUID: Int] = [:]
+        /// Countdowns whose notification the user closed: not updated again until their next change.
+        var dismissedCountdowns: Set<UUID> = []
+        /// Whether a panel shows the tray, and with it every countdown: then the clock's whole
+        /// seconds are woken for even when no countdown notification is on screen.
+        public internal(set) var panelIsShown = false
+    }
+
+    /// When ringing alarms ring the paired phones.
+    public struct Phones: Sendable, Equatable {
+        /// The user's settings (`tocsin phone`).
+        public internal(set) var settings = PhoneRingSettings.off
+        /// When each ringing alarm rings the phones, if nobody answers at the desk first.
+        public internal(set) var due: [UUID: Date] = [:]
+    }
+
+    /// A change made in the book and waiting for its save: its events, and who asked.
+    struct PendingChange: Sendable {
+        var events: [AlarmEvent]
+        var origin: ChangeOrigin
+    }
+}

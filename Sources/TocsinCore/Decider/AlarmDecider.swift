@@ -1,0 +1,79 @@
+import FoundationEssentials
+
+/// The one place that decides what happens to alarms: given the state, an input and the time,
+/// it changes the state and returns the effects, in the order the agent must carry them out.
+/// Pure — no clock, no files, no D-Bus; `now` is an input like any other.
+///
+/// It is `(state, input, now) -> (state, [effect])`, written with `inout` so that a change to
+/// one alarm of thousands does not copy the book.
+///
+/// The order of the effects is a rule of its own, kept here and tested:
+/// - sound first (ring or silence), so nothing the agent does next delays the ring or its end;
+/// - then the D-Bus signal, which clients time the transition by;
+/// - then the notification, which waits for nobody (another thread shows it) but is not what
+///   tells a client the state changed;
+/// - then the follow-ups: the do-not-disturb check of a fired alarm, the notices, app intents,
+///   hooks;
+/// - then, for what time changed, the save (an fsync must not delay the ring, and the change
+///   happens whether or not it can be saved); a change someone asked for is saved before any of
+///   its effects instead (`.commit`), so a change that cannot be saved is refused, not lost;
+/// - last, the timers for what comes next, and the tray.
+public enum AlarmDecider {
+    /// Decides what `input`, at `now`, does to `state`, and returns what the agent must do.
+    public static func decide(_ state: inout AgentState, _ input: AgentInput, now: Date) -> [AgentEffect] {
+        var effects: [AgentEffect] = []
+        // The agent answers a commit before anything else; if it did not, the change it waits
+        // for is undone rather than left half made.
+        if state.pendingChange != nil, !input.reportsSave {
+            effects += state.abandonPendingChange()
+        }
+        switch input {
+        case .started(let zone):
+            effects += state.start(in: zone, now: now)
+        case .timePassed:
+            effects += state.passTime(to: now)
+            effects += state.tray(at: CountdownClock.wholeSecond(atOrBefore: now))
+        case .asked(let change, let origin):
+            // What was due happens first, as it would have had the timer woken the agent.
+            effects += state.passTime(to: now)
+            effects += state.tray(at: CountdownClock.wholeSecond(atOrBefore: now))
+            effects += state.make(change, by: origin, now: now)
+        case .changeSaved:
+            effects += state.changeSaved(now: now)
+        case .changeNotSaved(let reason):
+            effects += state.changeNotSaved(reason: reason)
+        case .notificationClosed(let id):
+            effects += state.notificationClosed(id, now: now)
+        case .notificationLost(let id, let why):
+            effects += state.notificationLost(id, why, now: now)
+        case .timeZoneChanged(let zone):
+            effects += state.adopt(timeZone: zone, now: now)
+        case .clockSet(let offset):
+            effects += state.clockWasSet(by: offset, now: now)
+        case .notificationServerChanged:
+            effects += state.showAgain(now: now) { _ in true }
+        case .soundProblemChanged(let problem):
+            state.contentWriter.soundProblem = problem
+            effects += state.showAgain(now: now) { $0.state.name == .alerting }
+        case .panelChanged(let isShown):
+            state.screen.panelIsShown = isShown
+            effects += state.tray(at: now)
+            effects += state.arm(now: now)
+        case .phoneSettingsChanged(let settings):
+            effects += state.adopt(phoneRings: settings, now: now)
+        case .phonesRung(let alarm):
+            effects += state.phonesRung(for: alarm)
+        }
+        return effects
+    }
+}
+
+extension AgentInput {
+    /// Whether this is the agent's report of a commit's save.
+    var reportsSave: Bool {
+        switch self {
+        case .changeSaved, .changeNotSaved: true
+        default: false
+        }
+    }
+}
