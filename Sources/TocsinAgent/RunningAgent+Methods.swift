@@ -98,12 +98,12 @@ extension RunningAgent: AlarmsServiceHandler {
     private func schedule(_ request: AlarmRequest, for caller: Caller, answer: (UUID) -> Void) throws(ServiceError) {
         let id = request.id ?? UUID()
         let change = AlarmChange.schedule(request, id: id, owner: caller.owner, confinement: caller.confinement, ownerLimit: alarmLimit(of: caller))
-        var outcome = ChangeOutcome.made
+        var outcome: ChangeOutcome?
         ask(change, by: .client(caller.appID)) { told in
             outcome = told
             if told == .made { answer(id) }
         }
-        try outcome.check()
+        try ChangeOutcome.check(outcome)
     }
 
     /// Hands `ready` the request with a sound the agent can ring later: for a sandboxed caller's

@@ -151,9 +151,9 @@ final class RunningAgent {
 
     /// Makes `change` on behalf of `origin`, or throws why it was not made.
     func make(_ change: AlarmChange, by origin: ChangeOrigin) throws(ServiceError) {
-        var outcome = ChangeOutcome.made
+        var outcome: ChangeOutcome?
         ask(change, by: origin) { outcome = $0 }
-        try outcome.check()
+        try ChangeOutcome.check(outcome)
     }
 
     // MARK: Presses
@@ -257,12 +257,14 @@ final class RunningAgent {
 }
 
 extension ChangeOutcome {
-    /// Throws the D-Bus error a caller gets for a change that was not made.
-    func check() throws(ServiceError) {
-        switch self {
-        case .made: return
-        case .refused(let error): throw ServiceError(error)
-        case .notSaved(let reason): throw ServiceError(.storageFailed, "\(reason) Nothing was changed.")
+    /// Throws the D-Bus error a caller gets for a change that was not made — or whose outcome
+    /// the decider never told (`nil`), which is not taken for a success.
+    static func check(_ outcome: ChangeOutcome?) throws(ServiceError) {
+        switch outcome {
+        case .made?: return
+        case .refused(let error)?: throw ServiceError(error)
+        case .notSaved(let reason)?: throw ServiceError(.storageFailed, "\(reason) Nothing was changed.")
+        case nil: throw ServiceError(.invalidState, "The agent could not tell whether the change was made; ask again.")
         }
     }
 }
