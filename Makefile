@@ -111,7 +111,7 @@ check-linkage:
 		fi; \
 	done; \
 	if nm "$$bin/tocsind" | grep -q -m1 -E 'FoundationInternationalization|s10Foundation|icu_[0-9]'; then \
-		echo "tocsind: links Foundation's ICU part (an 'import Foundation' in TocsinCore, TocsinAgent, GLibSupport or tocsind?); it must use FoundationEssentials only" >&2; exit 1; \
+		echo "tocsind: links Foundation's ICU part (an 'import Foundation' in TocsinCore, TocsinFiles, TocsinAgent, GLibSupport or tocsind?); it must use FoundationEssentials only" >&2; exit 1; \
 	fi; \
 	echo "tocsind, tocsin: only system libraries are needed; tocsind links FoundationEssentials only"
 

@@ -34,6 +34,8 @@ let package = Package(
     ],
     targets: [
         .target(name: "TocsinCore"),
+        // Tocsin's files: the alarms' state and journal, the settings, the answers, the system's zone files.
+        .target(name: "TocsinFiles", dependencies: ["TocsinCore"]),
         .systemLibrary(
             name: "CGLib",
             pkgConfig: "gio-unix-2.0",
@@ -54,12 +56,12 @@ let package = Package(
         .systemLibrary(name: "COpenAt2"),
         .systemLibrary(name: "CSpawn"),
         .target(name: "GLibSupport", dependencies: ["CGLib", "TocsinCore"]),
-        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "GLibSupport", "CGLib", "CCanberra", "CNotify", "CTimerFD", "CMalloc", "COpenAt2"]),
+        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "TocsinFiles", "GLibSupport", "CGLib", "CCanberra", "CNotify", "CTimerFD", "CMalloc", "COpenAt2"]),
         .executableTarget(name: "tocsind", dependencies: ["TocsinAgent", "TocsinCore"]),
         .target(name: "AppIntents"),
         .target(name: "ActivityKit"),
         .target(name: "TocsinKit", dependencies: ["AppIntents", "ActivityKit", "TocsinCore", "GLibSupport", "CGLib"]),
-        .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "GLibSupport", "CGLib"]),
+        .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "TocsinFiles", "GLibSupport", "CGLib"]),
         .target(name: "HeadlessSession", dependencies: ["CSpawn"]),
         .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession"]),
         .executableTarget(name: "cooking-app", dependencies: ["TocsinKit"], path: "Examples/CookingApp"),
@@ -89,15 +91,15 @@ let package = Package(
         // An app built on GIO's GApplication (as GTK apps are) that uses TocsinKit.
         .executableTarget(name: "gapplication-style", dependencies: ["TocsinKit", "CGLib"], path: "Tests/GApplicationStyle"),
         .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),
-        .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore", "HeadlessSession"]),
+        .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore", "TocsinFiles", "HeadlessSession"]),
         .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeMediaPlayer"),
         .executableTarget(name: "fake-notification-server", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeNotificationServer"),
         .target(name: "BusTestSupport", dependencies: ["GLibSupport", "CGLib", "TocsinCore", "HeadlessSession"], path: "Tests/Support/BusTestSupport"),
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLib", "TocsinCore", "HeadlessSession"]),
-        .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "GLibSupport", "CGLib", "BusTestSupport", "HeadlessSession"]),
+        .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "TocsinFiles", "GLibSupport", "CGLib", "BusTestSupport", "HeadlessSession"]),
         .testTarget(name: "HeadlessSessionTests", dependencies: ["HeadlessSession"]),
         .testTarget(name: "TocsinKitTests", dependencies: ["TocsinKit", "HeadlessSession", "TocsinCore", "BusTestSupport", "GLibSupport", "CGLib"]),
-        .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "BusTestSupport", "GLibSupport", "CGLib", "TocsinCore"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "BusTestSupport", "GLibSupport", "CGLib", "TocsinCore", "TocsinFiles"]),
     ],
     swiftLanguageModes: [.v6]
 )

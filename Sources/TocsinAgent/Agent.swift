@@ -2,6 +2,7 @@ import CGLib
 import FoundationEssentials
 import GLibSupport
 import TocsinCore
+import TocsinFiles
 
 /// How the agent is set up; `tocsind`'s command line fills it in.
 public struct AgentConfiguration: Sendable {

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TocsinCore
+import TocsinFiles
 
 /// Tocsin's colour icon as installed, found once at start: GNOME Shell draws the icon it is
 /// given by name in one colour only, and is sent the file as well (`NotificationPayload.imagePath`).

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import TocsinCore
+import TocsinFiles
 
 /// The time zone the agent schedules local times in ("07:00 on weekdays"), and where it was found.
 struct ResolvedLocalTimeZone: Sendable, Equatable, CustomStringConvertible {

@@ -2,6 +2,7 @@ import CGLib
 import FoundationEssentials
 import GLibSupport
 import TocsinCore
+import TocsinFiles
 
 /// Reads the user's phone settings (`tocsin phone` writes them) at start and again whenever their
 /// file changes, through a GFileMonitor (inotify: no wake-up while nothing changes). Its

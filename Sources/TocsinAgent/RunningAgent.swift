@@ -1,5 +1,6 @@
 import FoundationEssentials
 import TocsinCore
+import TocsinFiles
 
 /// The agent once it owns its bus name and has read its state: the state `AlarmDecider` decides
 /// from, and the parts that carry out what it decides.
@@ -68,7 +69,7 @@ final class RunningAgent {
          authorizationStore: AuthorizationStore?, soundCopies: SandboxedSoundCopies, parts: Parts) {
         self.configuration = configuration
         self.store = store
-        state = AgentState(book: book, localeIdentifier: NotificationContentWriter.environmentLocale())
+        state = AgentState(book: book, localeIdentifier: NotificationContentWriter.environmentLocale(ProcessInfo.processInfo.environment))
         clock = parts.clock
         notifications = parts.notifications
         sounds = parts.sounds
@@ -199,7 +200,7 @@ final class RunningAgent {
     }
 
     /// Records `changes` in the journal; throws what kept them from being saved.
-    private func record(_ changes: [AlarmJournal.Change]) throws(StoreError) {
+    private func record(_ changes: [JournalChange]) throws(StoreError) {
         try store.record(changes, count: book.count, current: { [unowned self] in book.alarms }, timeZone: book.timeZone)
     }
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import GLibSupport
 import TocsinCore
+import TocsinFiles
 
 /// The sound files of sandboxed apps' alarms, copied into the agent's own directory
 /// (`$XDG_STATE_HOME/tocsin/sounds/`) when the app schedules the alarm.

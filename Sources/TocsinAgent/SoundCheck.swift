@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import TocsinCore
+import TocsinFiles
 
 /// Checks at schedule time that an alarm's sound can be played, so a typo is an error the user
 /// sees now rather than a silent alarm later.

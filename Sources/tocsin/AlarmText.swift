@@ -3,7 +3,7 @@ import TocsinCore
 
 /// How `tocsin` writes alarms for people (tables, details, watch lines) and for programs (JSON).
 enum AlarmText {
-    static let writer = NotificationContentWriter(timeZone: .terminal)
+    static let writer = NotificationContentWriter(timeZone: .terminal, localeIdentifier: NotificationContentWriter.environmentLocale(ProcessInfo.processInfo.environment))
 
     /// The first eight characters of an id: enough to tell alarms apart, and accepted as a prefix.
     static func shortID(_ id: UUID) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import TocsinCore
+import TocsinFiles
 
 /// Keeps `CommandLineSettings` in `$XDG_CONFIG_HOME/tocsin/config.json`, beside the phone's.
 struct CommandLineSettingsStore {

@@ -1,6 +1,7 @@
 import Foundation
 import TocsinCore
 import TocsinKit
+import TocsinFiles
 
 /// `tocsin doctor`: will my alarms be seen and heard on this desktop? One line per check, with
 /// what to do about anything that is not fine.

@@ -2,6 +2,7 @@ import CGLib
 import Foundation
 import GLibSupport
 import TocsinCore
+import TocsinFiles
 
 /// GSConnect, GNOME's KDE Connect, as `tocsin phone` and `tocsin doctor` need it: the devices
 /// its daemon knows (its ObjectManager), and each device's run commands, kept in GSettings

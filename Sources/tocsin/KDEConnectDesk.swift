@@ -2,6 +2,7 @@ import CGLib
 import Foundation
 import GLibSupport
 import TocsinCore
+import TocsinFiles
 
 /// The desk's KDE Connect daemon as `tocsin phone setup` needs it: the paired devices, where
 /// each one's run commands are kept, and the signal that makes the daemon read them again.

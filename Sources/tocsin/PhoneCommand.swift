@@ -1,5 +1,6 @@
 import Foundation
 import TocsinCore
+import TocsinFiles
 
 /// `tocsin phone enable [--after DURATION]|disable|status|setup [--remove]`: whether ringing
 /// alarms also ring the paired phones (KDE Connect, GSConnect), and how long they ring at the desk first —

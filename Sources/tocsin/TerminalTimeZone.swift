@@ -1,5 +1,6 @@
 import Foundation
 import TocsinCore
+import TocsinFiles
 
 extension TimeZoneRules {
     /// The zone this terminal shows times in, as rules TocsinCore computes with: the zone file

@@ -166,6 +166,6 @@ import TocsinCore
 
     /// A time of day as the agent writes it (same zone and locale as this process).
     private static func timeOfDay(_ date: Date) -> String {
-        NotificationContentWriter().timeOfDay(date)
+        NotificationContentWriter(localeIdentifier: NotificationContentWriter.environmentLocale(ProcessInfo.processInfo.environment)).timeOfDay(date)
     }
 }

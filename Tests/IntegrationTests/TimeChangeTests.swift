@@ -4,6 +4,7 @@ import Foundation
 import HeadlessSession
 import Testing
 import TocsinCore
+import TocsinFiles
 
 /// The agent follows the machine's time zone as it changes, and handles what came due while the
 /// machine slept, at once on resume.
@@ -92,7 +93,7 @@ import TocsinCore
         #expect(rescheduledLines() == 2, "\(watch.standardOutput())")
         // The live countdown shows its end time in the new zone.
         let teaEnd = Date(timeIntervalSince1970: try #require(after["Tea"]))
-        let endInTokyo = NotificationContentWriter(timeZone: TimeZoneRules(identifier: "Asia/Tokyo")!).timeOfDay(teaEnd)
+        let endInTokyo = NotificationContentWriter(timeZone: TimeZoneRules(identifier: "Asia/Tokyo")!, localeIdentifier: NotificationContentWriter.environmentLocale(ProcessInfo.processInfo.environment)).timeOfDay(teaEnd)
         let updated = try session.waitForNotification(timeout: .seconds(3)) { $0.summary == "Tea" && $0.receivedAt > switched && $0.body.contains("ends \(endInTokyo)") }
         #expect(updated.body.contains(endInTokyo))
         #expect(agent.standardError().contains("The time zone is now Asia/Tokyo"), "\(agent.standardError())")

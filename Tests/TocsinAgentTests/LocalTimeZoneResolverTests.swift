@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TocsinAgent
 import TocsinCore
+import TocsinFiles
 
 /// The resolver against real zone files (`/usr/share/zoneinfo`) placed in a temporary "etc", and
 /// against small made-up zoneinfo trees where the choice among aliases is the point.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import TocsinCore
 @testable import TocsinAgent
+import TocsinFiles
 
 /// The whole agent, in-process: a RunningAgent with recording parts and a clock moved by hand.
 /// The decider decides, the agent carries out, the parts record — so what a user would get is

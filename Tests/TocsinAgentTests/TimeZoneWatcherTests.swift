@@ -7,6 +7,7 @@ import Testing
 import BusTestSupport
 import TocsinCore
 @testable import TocsinAgent
+import TocsinFiles
 
 /// The watcher on a GLib main context of each test's own (pushed as the thread's default, so tests
 /// running in parallel never dispatch each other's sources), with temporary files standing in for

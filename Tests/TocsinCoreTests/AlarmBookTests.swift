@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TocsinCore
 import HeadlessSession
+import TocsinFiles
 
 @Suite("AlarmBook")
 struct AlarmBookTests {

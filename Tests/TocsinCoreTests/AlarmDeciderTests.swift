@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TocsinCore
 import HeadlessSession
+import TocsinFiles
 
 // AlarmDecider.swift and AgentState+*.swift: what each input does, in what order.
 @Suite("Alarm decider")

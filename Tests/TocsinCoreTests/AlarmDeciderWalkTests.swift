@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TocsinCore
 import HeadlessSession
+import TocsinFiles
 
 // AlarmDecider.swift: random walks of inputs, checked after every step against what must always
 // hold, whatever the order of things.
@@ -177,7 +178,7 @@ struct AlarmDeciderWalkTests {
             return nil
         }
 
-        mutating func apply(_ changes: [AlarmJournal.Change]) {
+        mutating func apply(_ changes: [JournalChange]) {
             for change in changes {
                 switch change {
                 case .put(let alarm): saved[alarm.id] = alarm

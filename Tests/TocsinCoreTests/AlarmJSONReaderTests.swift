@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TocsinCore
 import HeadlessSession
+import TocsinFiles
 
 /// `AlarmJSONReader` is a fast path in front of `JSONDecoder`: it must read everything the writer
 /// writes, and whatever it accepts, `JSONDecoder` must accept with the same result. The second
@@ -14,7 +15,7 @@ struct AlarmJSONReaderTests {
         return decoder
     }
 
-    static func line(_ change: AlarmJournal.Change) throws -> [UInt8] {
+    static func line(_ change: JournalChange) throws -> [UInt8] {
         var writer = AlarmJSONWriter()
         try writer.write(change)
         return writer.bytes
@@ -33,7 +34,7 @@ struct AlarmJSONReaderTests {
 
     @Test("Every change the writer writes reads back equal: fixtures, 2,000 random alarms, removals and zones")
     func changesRoundTrip() throws {
-        var changes: [AlarmJournal.Change] = (Fixture.varied + Self.randomAlarms(2000, seed: 11)).map { .put($0) }
+        var changes: [JournalChange] = (Fixture.varied + Self.randomAlarms(2000, seed: 11)).map { .put($0) }
         changes += [.remove(fixedID(3)), .remove(UUID()), .zone("Europe/Paris"), .zone("CET-1CEST,M3.5.0,M10.5.0/3"), .zone("")]
         for change in changes {
             #expect(AlarmJSONReader.change(try Self.line(change)) == change)
@@ -134,7 +135,7 @@ struct AlarmJSONReaderTests {
             } else {
                 let damaged = Self.damaged(lines.randomElement(using: &generator)!, &generator)
                 let fast = AlarmJSONReader.change(damaged)
-                let slow = try? Self.decoder.decode(AlarmJournal.Change.self, from: Data(damaged))
+                let slow = try? Self.decoder.decode(JournalChange.self, from: Data(damaged))
                 if let fast {
                     #expect(slow == fast, "\(String(decoding: damaged, as: UTF8.self))")
                     acceptedByBoth += 1

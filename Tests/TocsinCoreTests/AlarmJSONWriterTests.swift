@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TocsinCore
 import HeadlessSession
+import TocsinFiles
 
 /// `AlarmJSONWriter` must write exactly what `JSONEncoder` (sorted keys, dates deferred to
 /// `Date`) writes for the same values, so that the journal and the snapshot read the same
@@ -15,18 +16,18 @@ struct AlarmJSONWriterTests {
         return encoder
     }
 
-    static func handWritten(_ change: AlarmJournal.Change) throws -> String {
+    static func handWritten(_ change: JournalChange) throws -> String {
         var writer = AlarmJSONWriter()
         try writer.write(change)
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     /// Compares the two texts of `change`, and reads the hand-written one back.
-    static func expectSameAsJSONEncoder(_ change: AlarmJournal.Change, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func expectSameAsJSONEncoder(_ change: JournalChange, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let written = try handWritten(change)
         let encoded = String(decoding: try encoder.encode(change), as: UTF8.self)
         #expect(written == encoded, sourceLocation: sourceLocation)
-        let decoded = try JSONDecoder().decode(AlarmJournal.Change.self, from: Data(written.utf8))
+        let decoded = try JSONDecoder().decode(JournalChange.self, from: Data(written.utf8))
         #expect(decoded == change, sourceLocation: sourceLocation)
     }
 
@@ -111,7 +112,7 @@ struct AlarmJSONWriterTests {
             } catch {
                 #expect(error.message.contains("crescendo"))
             }
-            #expect(throws: EncodingError.self) { try Self.encoder.encode(AlarmJournal.Change.put(alarm)) }
+            #expect(throws: EncodingError.self) { try Self.encoder.encode(JournalChange.put(alarm)) }
         }
         let stuck = Fixture.alarm(state: .alerting(since: Date(timeIntervalSinceReferenceDate: .infinity)))
         var writer = AlarmJSONWriter()

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import TocsinFiles
 
 // AlarmPersistence.swift and AlarmJournal.swift: a snapshot plus a journal of changes.
 @Suite("AlarmPersistence: snapshot and journal")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import TocsinFiles
 
 @Suite("AlarmRequest validation")
 struct AlarmRequestTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import TocsinFiles
 
 // Scheduled alarms through AlarmBook, with time passed in by hand and explicit zones.
 //

@@ -4,6 +4,7 @@ import Testing
 @testable import TocsinCore
 #if canImport(Glibc)
 import Glibc
+import TocsinFiles
 #endif
 
 @Suite("AlarmStore")

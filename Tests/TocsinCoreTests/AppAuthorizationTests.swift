@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import TocsinFiles
 
 // AppAuthorization.swift: the consent states and their store; AlarmBook's per-application limit.
 @Suite("Application authorization and limits")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import TocsinFiles
 
 // Shared fixtures. Time is always an input: every instant is built from `t0`, never from the clock.
 

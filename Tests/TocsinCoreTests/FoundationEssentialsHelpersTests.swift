@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TocsinCore
 import HeadlessSession
+import TocsinFiles
 
 /// The helpers that stand in for Foundation APIs the agent no longer links (it uses
 /// FoundationEssentials only) give Foundation's answers.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import TocsinFiles
 
 // NotificationServerProfile.swift and NotificationPayload.swift: which server is which, and what
 // each is sent for a countdown, a paused timer, an alert, a notice and the consent prompt.
@@ -130,7 +131,7 @@ struct NotificationServerProfileTests {
         #expect(NotificationPayload(Self.alert, profile: profile).defaultAction == .init(.stop, label: "Stop"))
         #expect(NotificationPayload(Self.notice, profile: profile).defaultAction == nil)
         #expect(NotificationPayload(Self.consent, profile: profile).defaultAction == nil, "a click must not grant")
-        let paused = try #require(NotificationContentWriter().liveActivity(
+        let paused = try #require(NotificationContentWriter(localeIdentifier: "C").liveActivity(
             for: Fixture.alarm(state: .paused(PausedPhase(remaining: 30, duration: 60))), at: t0))
         #expect(NotificationPayload(paused, profile: profile).defaultAction == .init(.resume, label: "Resume"))
         #expect(NotificationPayload(Self.alert, profile: profile).actions.map(\.key) == ["stop", "secondary"], "the click is no button")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import TocsinFiles
 
 // PhoneRingSettings.swift and the decider's phones (AgentState+Phones.swift): when a ringing alarm rings the paired phones.
 @Suite("Phone rings")

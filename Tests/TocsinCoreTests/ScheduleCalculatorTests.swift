@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import TocsinFiles
 
 // Transition instants below are from the tz database on this machine (`zdump -v -c 2025,2027 <zone>`):
 //   Europe/Berlin       2025-03-30 / 2026-03-29  01:00Z  02:00 CET  -> 03:00 CEST

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import TocsinFiles
 
 // State files written by an earlier Tocsin, read by this one.
 @Suite("StateFileMigration and AlarmStore across format versions")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TocsinCore
+import TocsinFiles
 
 /// A zone saved in the state file by its identifier comes back as the same rules, whatever kind
 /// of zone the agent was using: a zone file, a POSIX rule from `TZ`, or a fixed offset.

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 @testable import TocsinCore
 import HeadlessSession
+import TocsinFiles
 
 /// What a time zone says at one instant, from any of the implementations compared here.
 private struct LocalTime: Equatable, CustomStringConvertible {

@@ -1,9 +1,12 @@
 import Foundation
 import TocsinCore
+import TocsinFiles
 
 /// Builds `Schedule` dictionaries from fuzz input, and runs one through everything the agent does
-/// with it: decode, validate, schedule, encode for `List`/`Get`/signals, save and load, render the
-/// notifications, let time pass and apply the intents. Any trap here is a crash of the agent.
+/// with it: decode, then the decider's inputs — schedule, time passing, intents, zone and clock
+/// changes, a restart — with every effect's data checked as its part would use it (signals
+/// encoded for clients, notifications rendered, timers armed), and save and load. Any trap here
+/// is a crash of the agent.
 enum RequestPipeline {
     static let requestKeys = AlarmWireFormat.RequestKey.allCases.map(\.rawValue)
 
@@ -66,14 +69,18 @@ enum RequestPipeline {
             checkMessage(error.message)
             return
         }
-        var book = AlarmBook(timeZone: zone)
-        let scheduled: AlarmEvent
-        do {
-            scheduled = try book.schedule(request, now: now, owner: input.bool() ? nil : "io.github.tocsin.fuzz", ownerLimit: 100)
-        } catch {
-            checkMessage(error.description)
+        // The agent: its state, fed through the decider as RunningAgent feeds it.
+        var agent = AgentRun(state: AgentState(book: AlarmBook(timeZone: zone), localeIdentifier: input.pick(locales)))
+        let id = UUID()
+        let owner: String? = input.bool() ? nil : "io.github.tocsin.fuzz"
+        let change = AlarmChange.schedule(request, id: id, owner: owner, confinement: .unconfined, ownerLimit: owner == nil ? nil : 100)
+        var now = now
+        let scheduling = agent.feed(.asked(change, by: .client(owner ?? "tocsin")), now: now)
+        if let refusal = scheduling.lazy.compactMap({ effect -> AlarmError? in if case .answer(.refused(let error)) = effect { error } else { nil } }).first {
+            checkMessage(refusal.description)
             return
         }
+        guard agent.state.book[id] != nil else { fatalError("an accepted request left no alarm: \(scheduling)") }
         // What a client (the CLI, TocsinKit) sends for an accepted request must decode to the same request.
         do {
             let again = try AlarmWireFormat.decodeRequest(AlarmWireFormat.encode(request))
@@ -83,43 +90,60 @@ enum RequestPipeline {
         } catch {
             fatalError("the encoding of an accepted request is refused: \(error.message)\n\(request)")
         }
-        var now = now
-        afterCommit([scheduled], book: book, now: now, writer: writer)
+        check(scheduling, of: agent, now: now)
 
         // Time passes and the user acts: the agent's loop, in a few steps.
         for _ in 0..<input.choice(12) {
-            var events: [AlarmEvent] = []
+            let effects: [AgentEffect]
             switch input.choice(6) {
             case 0, 1:
                 // The timer wakes the agent at the next deadline (or a bit after: suspend).
-                guard let deadline = book.nextDeadline else { break }
+                guard let deadline = agent.state.book.nextDeadline else { continue }
                 now = max(now, deadline.addingTimeInterval(input.pick([0, 0, 0.001, 1, 59, 601, 3600, 86_401, 400 * 86_400])))
-                events = book.advance(to: now)
+                effects = agent.feed(.timePassed, now: now)
             case 2:
                 let intent = input.pick(AlarmIntent.allCases)
                 now = now.addingTimeInterval(input.pick([0, 0.25, 1, 30]))
-                events += book.advance(to: now)
-                if let event = try? book.perform(intent, on: scheduled.alarm.id, now: now) { events.append(event) }
+                effects = agent.feed(.asked(.perform(intent, on: id), by: .press), now: now)
             case 3:
                 // The zone changed (a flight, a DST rule update).
-                events = book.changeTimeZone(to: input.pick(zones), now: now)
+                effects = agent.feed(.timeZoneChanged(input.pick(zones)), now: now)
             case 4:
                 // The system clock was set: the agent measures the offset and shifts elapsed-time countdowns.
                 let offset: TimeInterval = input.pick([-946_080_000, -3600, -1, 1, 3600, 946_080_000])
                 now = now.addingTimeInterval(offset)
-                book.shiftElapsedTimeCountdowns(by: offset)
-                events = book.advance(to: now)
+                effects = agent.feed(.clockSet(by: offset), now: now)
             default:
                 // A countdown tick: the clock's next whole second, when every countdown on screen
                 // is updated.
-                if !book.countingDown.isEmpty {
+                if !agent.state.book.countingDown.isEmpty {
                     now = CountdownClock.nextTick(after: now)
                 }
-                events = book.advance(to: now)
+                effects = agent.feed(.timePassed, now: now)
             }
-            afterCommit(events, book: book, now: now, writer: writer)
+            check(effects, of: agent, now: now)
         }
-        restart(book, now: now)
+        restart(agent.state.book, now: now)
+    }
+
+    /// The agent's state, fed as `RunningAgent` feeds it: every input through
+    /// `AlarmDecider.decide`, a commit reported saved at once.
+    struct AgentRun {
+        var state: AgentState
+
+        /// The effects of `input` at `now` (and of the save it asked for).
+        mutating func feed(_ input: AgentInput, now: Date) -> [AgentEffect] {
+            var effects: [AgentEffect] = []
+            var next: AgentInput? = input
+            while let input = next {
+                next = nil
+                for effect in AlarmDecider.decide(&state, input, now: now) {
+                    effects.append(effect)
+                    if case .commit = effect { next = .changeSaved }
+                }
+            }
+            return effects
+        }
     }
 
     /// Where the state file goes: memory, so that fsync costs nothing.
@@ -144,53 +168,56 @@ enum RequestPipeline {
         guard saved.count == loaded.count, zip(saved, loaded).allSatisfy(sameWire) else {
             fatalError("the saved alarms load back differently:\n\(book.alarms)\n\(alarms)")
         }
-        let restarted = AlarmBook(alarms: alarms, timeZone: store.savedTimeZone ?? book.timeZone)
-        afterCommit([], book: restarted, now: now, writer: NotificationContentWriter(timeZone: restarted.timeZone, localeIdentifier: "en_US"))
+        let zone = store.savedTimeZone ?? book.timeZone
+        var restarted = AgentRun(state: AgentState(book: AlarmBook(alarms: alarms, timeZone: zone), localeIdentifier: "en_US"))
+        check(restarted.feed(.started(in: zone), now: now), of: restarted, now: now)
     }
 
-    /// What the agent does after a change (besides saving, see `restart`): notify, signal, arm its timers.
-    static func afterCommit(_ events: [AlarmEvent], book: AlarmBook, now: Date, writer: NotificationContentWriter) {
-        for event in events {
-            let alarm = event.alarm
-            _ = "“\(alarm.title)” (\(alarm.id.uuidString.lowercased())): \(event.kind.rawValue)."
-            // The Changed/Removed signal carries the alarm dictionary; the client reads it back.
-            let wire = AlarmWireFormat.encode(alarm)
-            do {
-                let decoded = try AlarmWireFormat.decodeAlarm(wire)
-                // Instants go through seconds since 1970 while Date keeps seconds since 2001: the
-                // last bit may change, so the numbers are compared to a microsecond.
-                guard sameWire(.dictionary(AlarmWireFormat.encode(decoded)), .dictionary(wire)) else {
-                    fatalError("decodeAlarm(encode(alarm)) differs:\n\(alarm)\n\(decoded)")
+    /// What the agent does with a decision (besides saving, see `restart`): notify, signal,
+    /// ring, arm its timers — each effect as its part would take it.
+    static func check(_ effects: [AgentEffect], of agent: AgentRun, now: Date) {
+        let book = agent.state.book, writer = agent.state.contentWriter
+        var alarmsSeen: [UUID: Alarm] = [:]
+        for case .signal(let event) in effects { alarmsSeen[event.alarm.id] = event.alarm }
+        for effect in effects {
+            switch effect {
+            case .signal(let event):
+                let alarm = event.alarm
+                // The Changed/Removed signal carries the alarm dictionary; the client reads it back.
+                let wire = AlarmWireFormat.encode(alarm)
+                do {
+                    let decoded = try AlarmWireFormat.decodeAlarm(wire)
+                    // Instants go through seconds since 1970 while Date keeps seconds since 2001: the
+                    // last bit may change, so the numbers are compared to a microsecond.
+                    guard sameWire(.dictionary(AlarmWireFormat.encode(decoded)), .dictionary(wire)) else {
+                        fatalError("decodeAlarm(encode(alarm)) differs:\n\(alarm)\n\(decoded)")
+                    }
+                } catch {
+                    fatalError("a client cannot read the alarm dictionary the agent sends: \(error.message)\n\(wire)")
                 }
-            } catch {
-                fatalError("a client cannot read the alarm dictionary the agent sends: \(error.message)\n\(wire)")
-            }
-            if !event.removesAlarm, let content = writer.liveActivity(for: alarm, at: now) {
+                switch event.kind {
+                case .unacknowledged: checkNotification(writer.unacknowledgedNotice(for: alarm), alarm: alarm)
+                case .missed: checkNotification(writer.missedNotice(for: alarm, dueAt: event.dueDate ?? now), alarm: alarm)
+                default: break
+                }
+            case .show(let id, let content, _):
+                guard let alarm = alarmsSeen[id] ?? book[id] else { fatalError("a notification for an alarm that is not there: \(content)") }
                 checkNotification(content, alarm: alarm)
-            }
-            switch event.kind {
-            case .unacknowledged: checkNotification(writer.unacknowledgedNotice(for: alarm), alarm: alarm)
-            case .missed: checkNotification(writer.missedNotice(for: alarm, dueAt: event.dueDate ?? now), alarm: alarm)
-            case .fired:
-                // The ringer's gain (Ringer.decibels) and the hook's TOCSIN_FIRE_TIME.
-                let target = 20 * log10(alarm.volume ?? 1)
-                let progress = alarm.crescendo.map { min(1, max(0, 0.5 / $0)) } ?? 1
+            case .ring(_, let ring):
+                // The ringer's gain (Ringer.decibels).
+                let target = 20 * log10(ring.volume ?? 1)
+                let progress = ring.crescendo.map { min(1, max(0, now.timeIntervalSince(ring.since) / $0)) } ?? 1
                 _ = String(format: "%.2f", target - 30 * (1 - progress))
-            default: break
-            }
-            if event.kind.hookEvent != nil, let fireTime = event.dueDate ?? alarm.fireDate {
-                _ = fireTime.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            case .runHook(_, _, _, let fireTime):
+                // The hook's TOCSIN_FIRE_TIME.
+                _ = fireTime?.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            case .armDeadline(let date), .armWake(let date):
+                // The wall-clock and wake timers, both through DeadlineTimer.arm.
+                DeadlineTimerModel.arm(at: date)
+            default:
+                break
             }
         }
-        // Agent.rearm: the wall-clock timer is armed for the next deadline or countdown tick,
-        // the wake timer for the next alarm, both through DeadlineTimer.arm.
-        var next = book.nextDeadline
-        if !book.countingDown.isEmpty {
-            let tick = CountdownClock.nextTick(after: now)
-            next = min(next ?? tick, tick)
-        }
-        DeadlineTimerModel.arm(at: next)
-        DeadlineTimerModel.arm(at: book.nextAlarmFireDate)
         // The book's indexes answer what a look at every alarm would.
         precondition(book.nextAlarmFireDate == book.alarms.lazy.filter { $0.kind == .alarm }.compactMap(\.fireDate).min())
         precondition(book.nextDeadline == book.alarms.compactMap(\.nextDeadline).min())

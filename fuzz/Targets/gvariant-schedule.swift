@@ -42,30 +42,30 @@ public func fuzzGVariantSchedule(_ data: UnsafePointer<UInt8>?, _ size: Int) -> 
     RequestPipeline.run(dictionary, now: now, script: &script)
 
     if let request = try? AlarmWireFormat.decodeRequest(dictionary) {
-        var book = AlarmBook(timeZone: TimeZoneRules(identifier: "UTC")!)
-        if let event = try? book.schedule(request, now: now) {
+        var agent = RequestPipeline.AgentRun(state: AgentState(book: AlarmBook(timeZone: .utc), localeIdentifier: "en_US"))
+        let id = UUID()
+        _ = agent.feed(.asked(.schedule(request, id: id, owner: nil, confinement: .unconfined, ownerLimit: nil), by: .press), now: now)
+        if let alarm = agent.state.book[id] {
             // Get/List/signals: the alarm dictionary as a GVariant, read back by the client.
-            let wire = AlarmWireFormat.encode(event.alarm)
+            let wire = AlarmWireFormat.encode(alarm)
             let made = g_variant_ref_sink(Variant.make(dictionary: wire))!
             defer { g_variant_unref(made) }
             guard sameWire(.dictionary(Variant.dictionary(made)), .dictionary(wire)) else {
                 fatalError("the alarm dictionary does not survive GVariant: \(wire)")
             }
-            let writer = NotificationContentWriter(timeZone: TimeZoneRules(identifier: "UTC")!, localeIdentifier: "en_US")
+            let writer = agent.state.contentWriter
             // Let it count down and ring, to see every notification it makes.
-            var contents = [writer.liveActivity(for: event.alarm, at: now), writer.missedNotice(for: event.alarm, dueAt: now)]
+            var contents = [writer.liveActivity(for: alarm, at: now), writer.missedNotice(for: alarm, dueAt: now)]
             for _ in 0..<3 {
-                guard let deadline = book.nextDeadline else { break }
-                for later in book.advance(to: deadline) {
-                    contents.append(writer.liveActivity(for: later.alarm, at: deadline))
-                    if case .alerting = later.alarm.state { contents.append(writer.unacknowledgedNotice(for: later.alarm)) }
-                }
+                guard let deadline = agent.state.book.nextDeadline else { break }
+                for case .show(_, let content, _) in agent.feed(.timePassed, now: deadline) { contents.append(content) }
+                if let ringing = agent.state.book[id], case .alerting = ringing.state { contents.append(writer.unacknowledgedNotice(for: ringing)) }
             }
             for content in contents {
                 guard let content else { continue }
                 checkShownLiterally(content.body)
                 checkShownLiterally(content.summary)
-                checkShownLiterally(event.alarm.title)
+                checkShownLiterally(alarm.title)
             }
         }
     }

@@ -8,7 +8,7 @@ import TocsinCore
 public func fuzzStateFile(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
     if let change = AlarmJSONReader.change(bytes) {
-        guard let decoded = try? StateFileDecoding.decoder.decode(AlarmJournal.Change.self, from: Data(bytes)) else {
+        guard let decoded = try? StateFileDecoding.decoder.decode(JournalChange.self, from: Data(bytes)) else {
             fatalError("the reader accepted a line JSONDecoder refuses: \(String(decoding: bytes, as: UTF8.self).debugDescription)")
         }
         guard decoded == change else { fatalError("the reader read \(change), JSONDecoder \(decoded)") }

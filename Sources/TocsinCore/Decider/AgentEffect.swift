@@ -33,13 +33,13 @@ public enum AgentEffect: Sendable, Equatable {
     case discardSoundCopy(AlarmSound)
     /// Record `changes` in the journal (time's changes, which happen whether or not they are
     /// saved: a failure is only logged).
-    case save([AlarmJournal.Change])
+    case save([JournalChange])
     /// Write every alarm, as the book holds them after this decision, as a new snapshot (after a
     /// change that touched alarms without events: the clock set); a failure is only logged.
     case saveAll
     /// Record `changes`, the change someone asked for, before it takes effect; the agent answers
     /// `.changeSaved`, or `.changeNotSaved` when it could not, before any other input.
-    case commit([AlarmJournal.Change])
+    case commit([JournalChange])
     /// Tell whoever asked for the change how it ended.
     case answer(ChangeOutcome)
     /// Show `content` in the tray (`nil`: nothing runs, the item goes); only while a panel

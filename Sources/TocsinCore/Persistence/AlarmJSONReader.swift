@@ -27,7 +27,7 @@ package struct AlarmJSONReader {
     }
 
     /// The change on one journal line (without its newline), if it is in the writer's shape.
-    package static func change(_ line: some Collection<UInt8>) -> AlarmJournal.Change? {
+    package static func change(_ line: some Collection<UInt8>) -> JournalChange? {
         var reader = AlarmJSONReader(Array(line))
         return try? reader.readDocument { reader throws(Unreadable) in try reader.readChange() }
     }
@@ -65,9 +65,9 @@ package struct AlarmJSONReader {
         return (format, timeZone, alarms)
     }
 
-    private mutating func readChange() throws(Unreadable) -> AlarmJournal.Change {
+    private mutating func readChange() throws(Unreadable) -> JournalChange {
         try readSingleCase { reader, name throws(Unreadable) in
-            let payload = try reader.readUnlabelledPayload { reader throws(Unreadable) -> AlarmJournal.Change in
+            let payload = try reader.readUnlabelledPayload { reader throws(Unreadable) -> JournalChange in
                 switch name {
                 case "put": .put(try reader.readAlarm())
                 case "remove": .remove(try reader.readUUID())

@@ -26,7 +26,7 @@ package struct AlarmJSONWriter {
     }
 
     /// Writes `change` as `{"put":{"_0":<alarm>}}`, `{"remove":{"_0":"<id>"}}` or `{"zone":{"_0":"<id>"}}`.
-    package mutating func write(_ change: AlarmJournal.Change) throws(AlarmJSONWriter.Failure) {
+    package mutating func write(_ change: JournalChange) throws(AlarmJSONWriter.Failure) {
         switch change {
         case .put(let alarm): try writeCase("put") { writer throws(Failure) in try writer.write(alarm) }
         case .remove(let id): writeCase("remove") { $0.write(id) }

@@ -91,18 +91,20 @@ public struct NotificationContentWriter: Sendable {
     /// sees the alert knows it is silent.
     public var soundProblem: String?
 
-    /// Creates a writer for times in `timeZone`, written for the locale `localeIdentifier`.
-    public init(timeZone: TimeZoneRules = .utc, localeIdentifier: String = NotificationContentWriter.environmentLocale()) {
+    /// Creates a writer for times in `timeZone`, written for the locale `localeIdentifier`
+    /// (`environmentLocale(_:)` finds the user's).
+    public init(timeZone: TimeZoneRules = .utc, localeIdentifier: String) {
         self.timeZone = timeZone
         self.localeIdentifier = localeIdentifier
     }
 
-    /// The locale the C library would format times in: `LC_ALL`, else `LC_TIME`, else `LANG`
-    /// (the first that is set and not empty); "C" when none is.
+    /// The locale the C library would format times in, given the process's `environment`:
+    /// `LC_ALL`, else `LC_TIME`, else `LANG` (the first that is set and not empty); "C" when
+    /// none is.
     ///
-    /// Read here because FoundationEssentials' `Locale.current`, all the agent links, is always
-    /// "en_001" on Linux, whatever the environment says.
-    public static func environmentLocale(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    /// Worked out here because FoundationEssentials' `Locale.current`, all the agent links, is
+    /// always "en_001" on Linux, whatever the environment says.
+    public static func environmentLocale(_ environment: [String: String]) -> String {
         ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap { environment[$0] }.first { !$0.isEmpty } ?? "C"
     }
 

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Glibc
 
 /// A time zone's rules: its UTC offset, abbreviation and daylight-saving flag at any instant.
 ///
@@ -52,34 +51,9 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
                   fixed: LocalTimeType(utcOffset: secondsEast, isDaylightSaving: false, abbreviation: abbreviation))
     }
 
-    /// The zone named `identifier` from `zoneinfoDirectory` ("/usr/share/zoneinfo" by default); nil
-    /// when the name is not a safe relative path (no "..", no leading "/", not empty) or the file is
-    /// missing or not a valid TZif file.
-    public init?(identifier: String, zoneinfoDirectory: String = "/usr/share/zoneinfo") {
-        guard Self.isSafeRelativeName(identifier) else { return nil }
-        let directory = zoneinfoDirectory.hasSuffix("/") ? zoneinfoDirectory : zoneinfoDirectory + "/"
-        guard let bytes = Self.contentsOfSmallRegularFile(atPath: directory + identifier),
-              let rules = try? TimeZoneRules(tzif: bytes, identifier: identifier) else { return nil }
-        self = rules
-    }
-
-    /// The zone an identifier this type gave names again, as a state file keeps it: a zone file's
-    /// name ("Europe/Berlin"), a POSIX rule ("CET-1CEST,M3.5.0,M10.5.0/3") or a fixed offset
-    /// ("GMT+0530"); nil when it is none of these.
-    public init?(restoring identifier: String, zoneinfoDirectory: String = "/usr/share/zoneinfo") {
-        if let rules = TimeZoneRules(identifier: identifier, zoneinfoDirectory: zoneinfoDirectory) {
-            self = rules
-        } else if let secondsEast = Self.secondsEast(ofFixedName: identifier) {
-            self.init(secondsEast: secondsEast, identifier: identifier)
-        } else if let rules = TimeZoneRules(posixRule: identifier) {
-            self = rules
-        } else {
-            return nil
-        }
-    }
 
     /// The offset in a fixed zone's name as `init(secondsEast:)` makes it: "GMT+0530", "GMT-0800".
-    private static func secondsEast(ofFixedName name: String) -> Int? {
+    package static func secondsEast(ofFixedName name: String) -> Int? {
         let bytes = Array(name.utf8)
         guard bytes.count == 8, name.hasPrefix("GMT"), bytes[3] == UInt8(ascii: "+") || bytes[3] == UInt8(ascii: "-"),
               bytes[4...].allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
@@ -222,22 +196,12 @@ public struct TimeZoneRules: Sendable, Hashable, CustomStringConvertible {
     /// empty, not absolute, no ".." component, no NUL. Empty and "." components ("Europe//Berlin",
     /// "Europe/Berlin/", "./UTC") are refused too: they would name the same file under a second
     /// spelling, and the identifier is part of a zone's identity.
-    static func isSafeRelativeName(_ name: String) -> Bool {
+    package static func isSafeRelativeName(_ name: String) -> Bool {
         guard !name.utf8.contains(0) else { return false }
         return name.split(separator: "/", omittingEmptySubsequences: false)
             .allSatisfy { !$0.isEmpty && $0 != "." && $0 != ".." }
     }
 
-    /// The bytes of the file at `path` when it is (or links to) a regular file of at most 1 MiB;
-    /// real zone files are a few kilobytes, and this keeps a FIFO or a device from being read.
-    private static func contentsOfSmallRegularFile(atPath path: String) -> [UInt8]? {
-        var status = stat()
-        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= 1 << 20 else { return nil }
-        // One byte more than the stat said: a file that grew since is refused, not cut short.
-        let size = Int(status.st_size)
-        guard let bytes = readFilePrefix(path, limit: size + 1), bytes.count == size else { return nil }
-        return bytes
-    }
 }
 
 /// Why bytes are not a usable TZif file.

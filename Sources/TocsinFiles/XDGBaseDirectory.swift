@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TocsinCore
 
 /// The XDG base directories (`XDG_STATE_HOME`, `XDG_CONFIG_HOME`…), as the XDG Base Directory
 /// specification says: the variable when it is an absolute path, else its default under HOME.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TocsinCore
 
 /// The changes made since the last snapshot of `alarms.json`, one JSON line each, appended and
 /// flushed to disk before a change takes effect.
@@ -14,17 +15,8 @@ import Glibc
 public final class AlarmJournal: @unchecked Sendable {
     // @unchecked: used from the agent's main thread only, like AlarmStore.
 
-    /// One change.
-    public enum Change: Sendable, Equatable, Codable {
-        // Written by AlarmJSONWriter (the same text JSONEncoder writes), read by AlarmJSONReader
-        // or, for lines not in that exact shape, JSONDecoder.
-        /// The alarm now is this.
-        case put(Alarm)
-        /// The alarm with this id is gone.
-        case remove(UUID)
-        /// Local times are now resolved in this zone.
-        case zone(String)
-    }
+    /// One change (a line).
+    public typealias Change = JournalChange
 
     /// What reading the journal found.
     public enum ReadOutcome: Sendable, Equatable {

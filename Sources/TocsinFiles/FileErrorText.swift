@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TocsinCore
 
 /// Says what went wrong with a file in words, for messages: "No such file or directory".
 ///

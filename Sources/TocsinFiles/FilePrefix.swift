@@ -1,4 +1,5 @@
 import Glibc
+import TocsinCore
 
 /// The first `limit` bytes of the file at `path` (all of it when shorter); `nil` when it cannot
 /// be opened or read. `errno` says why after a `nil`.

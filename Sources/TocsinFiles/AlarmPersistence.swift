@@ -1,4 +1,5 @@
 import FoundationEssentials
+import TocsinCore
 
 /// Everything the agent keeps on disk: a snapshot of all alarms (`alarms.json`, `AlarmStore`)
 /// and the journal of changes since (`alarms.journal`, `AlarmJournal`).
@@ -117,12 +118,5 @@ public final class AlarmPersistence: @unchecked Sendable {
     public func saveAll(_ alarms: [Alarm], timeZone: TimeZoneRules) throws(StoreError) {
         try snapshot.save(alarms, timeZone: timeZone)
         journal.clear()
-    }
-}
-
-extension AlarmEvent {
-    /// The journal line that records this event.
-    public var journalChange: AlarmJournal.Change {
-        removesAlarm ? .remove(alarm.id) : .put(alarm)
     }
 }

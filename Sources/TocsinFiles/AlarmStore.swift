@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TocsinCore
 
 /// Keeps the alarms on disk in `$XDG_STATE_HOME/tocsin/alarms.json`, so they survive agent restarts.
 ///
@@ -187,17 +188,4 @@ public final class AlarmStore: @unchecked Sendable {
         decoder.dateDecodingStrategy = .deferredToDate
         return decoder
     }()
-}
-
-/// Saving the alarms failed; the message says why and where.
-public struct StoreError: Error, Sendable, CustomStringConvertible {
-    /// One sentence for the log or the caller.
-    public let message: String
-
-    /// Creates an error with `message`.
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    public var description: String { message }
 }

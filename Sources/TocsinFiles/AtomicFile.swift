@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import TocsinCore
 
 /// Replaces a file so that a crash or a full disk leaves either the old file or the new one,
 /// never half of one: a temporary file in the same directory, fsync, rename over the old one,
