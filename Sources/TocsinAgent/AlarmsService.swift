@@ -236,12 +236,7 @@ final class AlarmsService {
         }
         let call: AlarmsCall
         do throws(AlarmInputError) {
-            let count = g_variant_n_children(parameters)
-            call = try AlarmsCall(method, arguments: (0..<count).map { index in
-                let child = g_variant_get_child_value(parameters, index)!
-                defer { g_variant_unref(child) }
-                return Variant.wireValue(child)
-            })
+            call = try AlarmsCall(method, wireArguments: Variant.arguments(ofTuple: parameters))
         } catch {
             g_dbus_method_invocation_return_dbus_error(invocation, AlarmsErrorName.invalidArgument.dbusName, error.message)
             return
@@ -260,36 +255,16 @@ final class AlarmsService {
                 replied = true
                 switch result {
                 case .success(let reply):
-                    g_dbus_method_invocation_return_value(invocation, Self.encode(reply, for: method))
+                    guard let arguments = reply.arguments(answering: method) else {
+                        self?.log.error("The agent's answer to \(method.rawValue) is not of the reply's kind; the caller is told it failed.")
+                        g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.Failed", "The agent could not answer \(method.rawValue).")
+                        return
+                    }
+                    g_dbus_method_invocation_return_value(invocation, Variant.tuple(of: arguments))
                 case .failure(let error):
                     g_dbus_method_invocation_return_dbus_error(invocation, error.name.dbusName, error.message)
                 }
             }
-        }
-    }
-
-    /// The out-arguments of `reply` to `method`: a tuple matching the method's signature, or
-    /// `nil` for none.
-    private static func encode(_ reply: AlarmsReply, for method: AlarmsMethod) -> OpaquePointer? {
-        switch reply {
-        case .nothing:
-            return nil
-        case .id(let id):
-            return Variant.tuple([g_variant_new_string(id.hexText)])
-        case .alarms(let alarms) where method == .listPacked:
-            return Variant.tuple([Variant.byteArray(GVariantPacking.pack(alarms, fields: AlarmWireFormat.forEachField))])
-        case .alarms(let alarms):
-            return Variant.tuple([Variant.make(dictionariesOf: alarms, AlarmWireFormat.encode)])
-        case .alarm(let alarm):
-            return Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(alarm))])
-        case .status(let status):
-            return Variant.tuple([Variant.make(dictionary: status)])
-        case .authorization(let state):
-            return Variant.tuple([g_variant_new_string(state.rawValue)])
-        case .authorizations(let states):
-            return Variant.tuple([Variant.make(.stringMap(states.mapValues(\.rawValue)))])
-        case .applications(let applications):
-            return Variant.tuple([Variant.make(dictionariesOf: applications, AlarmWireFormat.encode)])
         }
     }
 }
