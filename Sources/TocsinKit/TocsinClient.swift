@@ -17,7 +17,7 @@ public final class TocsinClient {
     private let timeoutMilliseconds: Int32 = 25_000
 
     /// Connects to the session bus.
-    public init() throws(TocsinClientError) {
+    public init() throws(TocsinError) {
         do {
             connection = try GLibError.check { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }!
         } catch {
@@ -35,12 +35,12 @@ public final class TocsinClient {
 
     /// Schedules what `request` describes; returns the new alarm's id. An application's first
     /// request waits for the user's consent.
-    public func schedule(_ request: AlarmRequest) throws(TocsinClientError) -> UUID {
+    public func schedule(_ request: AlarmRequest) throws(TocsinError) -> UUID {
         try call(AlarmsInterface.schedule, request, timeoutMilliseconds: Self.answerTimeoutMilliseconds)
     }
 
     /// Performs `intent` (pause, resume, cancel, stop, countdown, secondary) on alarm `id`.
-    public func perform(_ intent: AlarmIntent, on id: UUID) throws(TocsinClientError) {
+    public func perform(_ intent: AlarmIntent, on id: UUID) throws(TocsinError) {
         try call(AlarmsInterface.intent(intent), id)
     }
 
@@ -49,52 +49,52 @@ public final class TocsinClient {
     /// Asked for with `ListPacked`, which carries the list as one byte array (`GVariantPacking`
     /// says why). An agent older than interface version 4, still running after an upgrade, is
     /// asked with `List`.
-    public func alarms() throws(TocsinClientError) -> [Alarm] {
+    public func alarms() throws(TocsinError) -> [Alarm] {
         if let alarms = try send(AlarmsInterface.listPacked, (), unlessUnknown: true) { return alarms }
         return try call(AlarmsInterface.list, ())
     }
 
     /// The alarm with `id`.
-    public func alarm(_ id: UUID) throws(TocsinClientError) -> Alarm {
+    public func alarm(_ id: UUID) throws(TocsinError) -> Alarm {
         try call(AlarmsInterface.get, id)
     }
 
     /// How the agent is set up and what it can do (`GetStatus`; keys in `AlarmWireFormat.StatusKey`).
-    public func status() throws(TocsinClientError) -> [String: WireValue] {
+    public func status() throws(TocsinError) -> [String: WireValue] {
         try call(AlarmsInterface.getStatus, ())
     }
 
     /// Says which application this connection speaks for (`IdentifyApplication`); the agent files
     /// alarms and the user's consent under it.
-    public func identifyApplication(_ appID: String) throws(TocsinClientError) {
+    public func identifyApplication(_ appID: String) throws(TocsinError) {
         try call(AlarmsInterface.identifyApplication, appID)
     }
 
     /// Asks the user, if not asked yet, whether this application may set alarms; waits for the
     /// answer (up to five minutes) and returns the state.
-    public func requestAuthorization() throws(TocsinClientError) -> AuthorizationState {
+    public func requestAuthorization() throws(TocsinError) -> AuthorizationState {
         try call(AlarmsInterface.requestAuthorization, (), timeoutMilliseconds: Self.answerTimeoutMilliseconds)
     }
 
     /// This application's authorization state, without asking.
-    public func authorization() throws(TocsinClientError) -> AuthorizationState {
+    public func authorization() throws(TocsinError) -> AuthorizationState {
         try call(AlarmsInterface.getAuthorization, ())
     }
 
     /// Every application the user answered for (only the tocsin command line may ask).
-    public func authorizations() throws(TocsinClientError) -> [String: AuthorizationState] {
+    public func authorizations() throws(TocsinError) -> [String: AuthorizationState] {
         try call(AlarmsInterface.listAuthorizations, ())
     }
 
     /// Every application with an answer or seen asking: its authorization, where it ran when it
     /// last asked (`nil`: not known), and how many alarms it holds (only the tocsin command line
     /// may ask; interface version 3).
-    public func applications() throws(TocsinClientError) -> [ApplicationRecord] {
+    public func applications() throws(TocsinError) -> [ApplicationRecord] {
         try call(AlarmsInterface.listApplications, ())
     }
 
     /// Sets `app`'s authorization (only the tocsin command line may).
-    public func setAuthorization(_ state: AuthorizationState, for app: String) throws(TocsinClientError) {
+    public func setAuthorization(_ state: AuthorizationState, for app: String) throws(TocsinError) {
         try call(AlarmsInterface.setAuthorization, (app, state))
     }
 
@@ -123,13 +123,13 @@ public final class TocsinClient {
     /// Asks the agent to send this connection its signals (`Watch`): the changes of the alarms
     /// this application may see (every alarm for the command line) and its authorization. The
     /// agent forgets watchers when it stops; `watch` registers again whenever it reappears.
-    public func registerAsWatcher() throws(TocsinClientError) {
+    public func registerAsWatcher() throws(TocsinError) {
         try call(AlarmsInterface.watch, ())
     }
 
     /// Tells the agent that this connection performs its application's own intents, through the
     /// `org.freedesktop.Application` it exports (TocsinKit's `ApplicationExport`).
-    public func receiveIntents() throws(TocsinClientError) {
+    public func receiveIntents() throws(TocsinError) {
         try call(AlarmsInterface.receiveIntents, ())
     }
 
@@ -198,7 +198,7 @@ public final class TocsinClient {
 
     /// Calls `typed` with `arguments` and returns its reply, or the agent's error.
     private func call<Arguments, Reply>(_ typed: AlarmsInterface.TypedMethod<Arguments, Reply>, _ arguments: Arguments,
-                                        timeoutMilliseconds: Int32? = nil) throws(TocsinClientError) -> Reply {
+                                        timeoutMilliseconds: Int32? = nil) throws(TocsinError) -> Reply {
         guard let reply = try send(typed, arguments, timeoutMilliseconds: timeoutMilliseconds, unlessUnknown: false) else {
             throw .protocolError("The Tocsin agent does not have \(typed.method.rawValue).")
         }
@@ -211,7 +211,7 @@ public final class TocsinClient {
     /// The call is written, and its reply read, with the method's row of `AlarmsInterface`'s
     /// table, the one the agent reads and answers it with; GDBus checks the reply's types too.
     private func send<Arguments, Reply>(_ typed: AlarmsInterface.TypedMethod<Arguments, Reply>, _ arguments: Arguments,
-                                        timeoutMilliseconds: Int32? = nil, unlessUnknown: Bool) throws(TocsinClientError) -> Reply? {
+                                        timeoutMilliseconds: Int32? = nil, unlessUnknown: Bool) throws(TocsinError) -> Reply? {
         let timeout = timeoutMilliseconds ?? self.timeoutMilliseconds
         let method = typed.method.rawValue
         let replyTuple: OpaquePointer?
@@ -224,10 +224,8 @@ public final class TocsinClient {
             }
         } catch where unlessUnknown && error.remoteName == "org.freedesktop.DBus.Error.UnknownMethod" {
             return nil
-        } catch where error.isTimeout {
-            throw .agentUnavailable("The Tocsin agent did not answer within \(timeout / 1000) s; it may be stuck. Restart it (“pkill tocsind; tocsind &”) and look at its log.")
         } catch {
-            throw TocsinClientError(dbusErrorName: error.remoteName, message: error.message)
+            throw TocsinError(failedCall: error, timeoutMilliseconds: timeout)
         }
         guard let replyTuple else { throw .protocolError("The Tocsin agent answered \(method) with nothing.") }
         defer { g_variant_unref(replyTuple) }
