@@ -170,7 +170,7 @@ final class RunningAgent {
     /// is saved and made, before its effects (sound, notification, signal, hooks).
     @discardableResult
     func commit(_ change: (inout AlarmBook, Date) throws(AlarmError) -> AlarmEvent, causedBy caller: String? = nil,
-                whenSaved: (AlarmEvent) -> Void = { _ in }) throws(ServiceError) -> AlarmEvent {
+                whenSaved: (AlarmEvent) -> Void = { _ in }) throws(TocsinError) -> AlarmEvent {
         letTimePass()
         let now = clock.now
         // Made in place and undone if it cannot be saved: a copy of the book to throw away
@@ -181,13 +181,13 @@ final class RunningAgent {
             event = try change(&book, now)
         } catch {
             book.rollBackTransaction()
-            throw ServiceError(error)
+            throw TocsinError(error)
         }
         do {
             try store.record([event.journalChange], count: book.count, current: { [unowned self] in book.alarms }, timeZone: book.timeZone)
         } catch {
             book.rollBackTransaction()
-            throw ServiceError(.storageFailed, "\(error.message) Nothing was changed.")
+            throw TocsinError(.storageFailed, "\(error.message) Nothing was changed.")
         }
         book.endTransaction()
         whenSaved(event)
@@ -363,7 +363,7 @@ final class RunningAgent {
     }
 
     /// `intent` on alarm `id` as the user's own press (a notification's button, the tray's menu).
-    private func perform(_ intent: AlarmIntent, on id: UUID) throws(ServiceError) {
+    private func perform(_ intent: AlarmIntent, on id: UUID) throws(TocsinError) {
         try commit { book, now throws(AlarmError) in try book.perform(intent, on: id, now: now) }
     }
 
