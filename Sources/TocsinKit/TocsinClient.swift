@@ -18,11 +18,14 @@ public final class TocsinClient {
 
     /// Connects to the session bus.
     public init() throws(TocsinError) {
+        let connection: OpaquePointer?
         do {
-            connection = try GLibError.check { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }!
+            connection = try GLibError.check { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }
         } catch {
             throw .agentUnavailable("There is no D-Bus session bus to reach the Tocsin agent on (\(error.message)).")
         }
+        guard let connection else { throw .agentUnavailable("There is no D-Bus session bus to reach the Tocsin agent on.") }
+        self.connection = connection
     }
 
     deinit {
@@ -103,13 +106,12 @@ public final class TocsinClient {
 
     /// Whether the session bus can start the agent on demand (its D-Bus activation file is installed).
     public func agentIsActivatable() -> Bool {
-        var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListActivatableNames",
-            nil, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error) else {
-            if let error { g_error_free(error) }
-            return false
-        }
+        // A bus that cannot say is taken for one that cannot start the agent.
+        guard let reply = try? GLibError.check({ error in
+            g_dbus_connection_call_sync(
+                connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListActivatableNames",
+                nil, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, error)
+        }) else { return false }
         defer { g_variant_unref(reply) }
         let names = Variant.child(reply, 0)
         defer { g_variant_unref(names) }
