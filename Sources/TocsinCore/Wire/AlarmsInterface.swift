@@ -23,6 +23,12 @@ public enum AlarmsInterface {
         public let name: String
         /// Its D-Bus type string.
         public let signature: String
+
+        /// The argument `name`, of D-Bus type `signature`.
+        public init(name: String, signature: String) {
+            self.name = name
+            self.signature = signature
+        }
     }
 
     /// The introspection XML for the interface, as the agent registers it.
