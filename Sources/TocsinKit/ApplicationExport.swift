@@ -218,13 +218,11 @@ struct IntentPress: Sendable, Equatable {
         self.init(press: inner)
     }
 
-    /// The press in `(alarm id, button, metadata)`.
+    /// The press in `(alarm id, button, metadata)`, read with the arguments the agent writes it
+    /// with (`AppIntentButtons.pressArguments`).
     init?(press: OpaquePointer) {
-        guard String(cString: g_variant_get_type_string(press)) == "(sss)",
-              let id = UUID(hexText: Variant.string(in: press, at: 0)),
-              let button = AppIntentButtons.Button(rawValue: Variant.string(in: press, at: 1)) else { return nil }
-        alarmID = id
-        self.button = button
-        metadata = Variant.string(in: press, at: 2)
+        guard g_variant_is_of_type(press, Variant.tupleType(of: AppIntentButtons.pressArguments.fields)) != 0,
+              let decoded = try? AppIntentButtons.pressArguments.decode(Variant.arguments(ofTuple: press)) else { return nil }
+        (alarmID, button, metadata) = decoded
     }
 }

@@ -44,6 +44,21 @@ public struct WireArguments<Value>: Sendable {
             return (firstValue, secondValue)
         }
     }
+
+    /// Three arguments, written by their codecs.
+    public static func three<First, Second, Third>(_ firstName: String, _ first: WireCodec<First>, _ secondName: String, _ second: WireCodec<Second>,
+                                                   _ thirdName: String, _ third: WireCodec<Third>) -> Self
+    where Value == (First, Second, Third) {
+        WireArguments(
+            fields: [.init(name: firstName, signature: first.signature), .init(name: secondName, signature: second.signature),
+                     .init(name: thirdName, signature: third.signature)],
+            write: { [first.encode($0.0), second.encode($0.1), third.encode($0.2)] }
+        ) { arguments throws(AlarmInputError) in
+            guard let firstValue = try first.decode(arguments[0]), let secondValue = try second.decode(arguments[1]),
+                  let thirdValue = try third.decode(arguments[2]) else { return nil }
+            return (firstValue, secondValue, thirdValue)
+        }
+    }
 }
 
 extension WireArguments where Value == Void {

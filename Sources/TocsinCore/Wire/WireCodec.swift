@@ -55,6 +55,29 @@ extension WireCodec where Value == String {
     }
 }
 
+extension WireCodec where Value == String {
+    /// Any text (`s`), as it is.
+    public static var text: Self {
+        WireCodec(signature: "s", write: { .value(.string($0)) }) { argument in
+            guard case .value(.string(let text)) = argument else { return nil }
+            return text
+        }
+    }
+}
+
+extension WireCodec where Value == AppIntentButtons.Button {
+    /// One of the buttons that run an application's intent (`s`): its raw value.
+    public static var appIntentButton: Self {
+        WireCodec(signature: "s", write: { .value(.string($0.rawValue)) }) { argument throws(AlarmInputError) in
+            guard case .value(.string(let text)) = argument else { return nil }
+            guard let button = AppIntentButtons.Button(rawValue: text) else {
+                throw AlarmInputError("Unknown app-intent button “\(AlarmInputError.quotable(text.prefix(32)))”.")
+            }
+            return button
+        }
+    }
+}
+
 extension WireCodec where Value == AuthorizationState {
     /// An authorization state (`s`): its raw value.
     public static var authorizationState: Self {
