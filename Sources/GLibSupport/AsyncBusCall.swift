@@ -19,10 +19,13 @@ public enum AsyncBusCall {
             connection, destination, path, interface, method, arguments, nil, flags, timeoutMilliseconds, nil,
             { source, result, userData in
                 let completion = Unmanaged<ReplyBox>.fromOpaque(userData!).takeRetainedValue().completion
-                var error: UnsafeMutablePointer<GError>?
-                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                defer { if let reply { g_variant_unref(reply) } }
-                completion(reply, error.map { GLibError(consuming: $0) })
+                do throws(GLibError) {
+                    let reply = try GLibError.check { g_dbus_connection_call_finish(OpaquePointer(source), result, $0) }
+                    defer { if let reply { g_variant_unref(reply) } }
+                    completion(reply, nil)
+                } catch {
+                    completion(nil, error)
+                }
             },
             Unmanaged.passRetained(ReplyBox(completion)).toOpaque())
     }

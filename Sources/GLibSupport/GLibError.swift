@@ -1,6 +1,11 @@
 import CGLib
 
 /// A `GError` turned into a Swift error, keeping the D-Bus error name when it came from a peer.
+///
+/// The one place a `GError` becomes a Swift error: every GLib call that reports failure through
+/// a `GError**` goes through `check(_:)` (or, inside this module, `init(consuming:)`), so none
+/// is leaked or read by hand. What a failure means to Tocsin (a D-Bus name of the agent's, the
+/// agent out of reach) is read from this by its users, e.g. TocsinKit's `TocsinError(failedCall:)`.
 public struct GLibError: Error, Sendable, CustomStringConvertible {
     /// The D-Bus error name (`io.github.tocsin.Error.NotFound`, `org.freedesktop.DBus.Error.ServiceUnknown`…), if any.
     public let remoteName: String?

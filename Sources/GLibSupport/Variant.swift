@@ -76,6 +76,38 @@ public enum Variant {
         }
     }
 
+    /// A new floating tuple of `arguments`: a method call's, a reply's or a signal's, as
+    /// `AlarmsInterface`'s table writes them.
+    public static func tuple(of arguments: [WireArgument]) -> OpaquePointer {
+        tuple(arguments.map { argument in
+            switch argument {
+            case .value(let value): make(value)
+            case .dictionaries(let dictionaries): make(dictionariesOf: dictionaries) { $0 }
+            case .bytes(let bytes): byteArray(bytes)
+            }
+        })
+    }
+
+    /// The children of `tuple` (a method call's, a reply's or a signal's arguments), for
+    /// `AlarmsInterface`'s table to read: lists of dictionaries and byte arrays as such, any
+    /// other value as a `WireValue`.
+    public static func arguments(ofTuple tuple: OpaquePointer) -> [WireArgument] {
+        (0..<Int(g_variant_n_children(tuple))).map { index in
+            let argument = child(tuple, index)
+            defer { g_variant_unref(argument) }
+            switch String(cString: g_variant_get_type_string(argument)) {
+            case "aa{sv}": return .dictionaries(WireDictionaries(dictionaries(argument)))
+            case "ay": return .bytes(bytes(ofByteArray: argument))
+            default: return .value(wireValue(argument))
+            }
+        }
+    }
+
+    /// The type of a tuple of `arguments`, such as `(sa{sv})`: what a reply to a call must be.
+    public static func tupleType(of arguments: [AlarmsInterface.Argument]) -> OpaquePointer {
+        type("(" + arguments.map(\.signature).joined() + ")")
+    }
+
     /// A new floating variant holding `value`.
     public static func make(_ value: WireValue) -> OpaquePointer {
         switch value {

@@ -3,33 +3,12 @@ import GLibSupport
 import TocsinCore
 
 /// What the D-Bus service asks of the agent: one typed call at a time, answered with a typed
-/// reply or an error. No GVariant reaches it: the service decodes and encodes.
+/// reply or a `TocsinError`, the error TocsinKit reads back. No GVariant reaches it: the service
+/// decodes and encodes.
 protocol AlarmsServiceHandler: AnyObject {
     /// Handles `call` from the bus connection `sender`, and calls `reply` exactly once — at once,
     /// or later when the answer has to wait (for the user to allow an application).
-    func handle(_ call: AlarmsCall, from sender: String, reply: @escaping (Result<AlarmsReply, ServiceError>) -> Void)
-}
-
-/// An error sent back to a D-Bus caller: a name under `io.github.tocsin.Error.` and a sentence.
-struct ServiceError: Error {
-    let name: AlarmsErrorName
-    let message: String
-
-    init(_ name: AlarmsErrorName, _ message: String) {
-        self.name = name
-        self.message = message
-    }
-
-    /// The D-Bus error for a refusal of the alarm book.
-    init(_ error: AlarmError) {
-        switch error {
-        case .notFound: self.init(.notFound, error.description)
-        case .invalidState: self.init(.invalidState, error.description)
-        case .invalidArgument: self.init(.invalidArgument, error.description)
-        case .limitReached, .appLimitReached: self.init(.limitReached, error.description)
-        case .notAuthorized, .hooksFromSandbox: self.init(.notAuthorized, error.description)
-        }
-    }
+    func handle(_ call: AlarmsCall, from sender: String, reply: @escaping (Result<AlarmsReply, TocsinError>) -> Void)
 }
 
 /// Exports `io.github.tocsin.Alarms1` on the session bus with GDBus and owns `io.github.tocsin.Agent`.
@@ -231,19 +210,14 @@ final class AlarmsService {
             return
         }
         guard let handler else {
-            g_dbus_method_invocation_return_dbus_error(invocation, AlarmsErrorName.invalidState.dbusName, "The agent is still starting; try again in a moment.")
+            Self.refuse(invocation, TocsinError(.invalidState, "The agent is still starting; try again in a moment."))
             return
         }
         let call: AlarmsCall
         do throws(AlarmInputError) {
-            let count = g_variant_n_children(parameters)
-            call = try AlarmsCall(method, arguments: (0..<count).map { index in
-                let child = g_variant_get_child_value(parameters, index)!
-                defer { g_variant_unref(child) }
-                return Variant.wireValue(child)
-            })
+            call = try AlarmsCall(method, wireArguments: Variant.arguments(ofTuple: parameters))
         } catch {
-            g_dbus_method_invocation_return_dbus_error(invocation, AlarmsErrorName.invalidArgument.dbusName, error.message)
+            Self.refuse(invocation, TocsinError(.invalidArgument, error.message))
             return
         }
         // The invocation is kept until the handler replies, which may be later (GDBus frees it
@@ -251,7 +225,7 @@ final class AlarmsService {
         // the sender's credentials are known, which the first call of a connection waits for.
         withCredentials(of: sender) { [weak self] _ in
             guard let handler = self?.handler else {
-                g_dbus_method_invocation_return_dbus_error(invocation, AlarmsErrorName.invalidState.dbusName, "The agent is stopping.")
+                Self.refuse(invocation, TocsinError(.invalidState, "The agent is stopping."))
                 return
             }
             var replied = false
@@ -260,36 +234,22 @@ final class AlarmsService {
                 replied = true
                 switch result {
                 case .success(let reply):
-                    g_dbus_method_invocation_return_value(invocation, Self.encode(reply, for: method))
+                    guard let arguments = reply.arguments(answering: method) else {
+                        self?.log.error("The agent's answer to \(method.rawValue) is not of the reply's kind; the caller is told it failed.")
+                        g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.Failed", "The agent could not answer \(method.rawValue).")
+                        return
+                    }
+                    g_dbus_method_invocation_return_value(invocation, Variant.tuple(of: arguments))
                 case .failure(let error):
-                    g_dbus_method_invocation_return_dbus_error(invocation, error.name.dbusName, error.message)
+                    Self.refuse(invocation, error)
                 }
             }
         }
     }
 
-    /// The out-arguments of `reply` to `method`: a tuple matching the method's signature, or
-    /// `nil` for none.
-    private static func encode(_ reply: AlarmsReply, for method: AlarmsMethod) -> OpaquePointer? {
-        switch reply {
-        case .nothing:
-            return nil
-        case .id(let id):
-            return Variant.tuple([g_variant_new_string(id.hexText)])
-        case .alarms(let alarms) where method == .listPacked:
-            return Variant.tuple([Variant.byteArray(GVariantPacking.pack(alarms, fields: AlarmWireFormat.forEachField))])
-        case .alarms(let alarms):
-            return Variant.tuple([Variant.make(dictionariesOf: alarms, AlarmWireFormat.encode)])
-        case .alarm(let alarm):
-            return Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(alarm))])
-        case .status(let status):
-            return Variant.tuple([Variant.make(dictionary: status)])
-        case .authorization(let state):
-            return Variant.tuple([g_variant_new_string(state.rawValue)])
-        case .authorizations(let states):
-            return Variant.tuple([Variant.make(.stringMap(states.mapValues(\.rawValue)))])
-        case .applications(let applications):
-            return Variant.tuple([Variant.make(dictionariesOf: applications, AlarmWireFormat.encode)])
-        }
+    /// Answers `invocation` with `error`, under its D-Bus error name: what TocsinKit reads back
+    /// into the same `TocsinError`.
+    private static func refuse(_ invocation: OpaquePointer, _ error: TocsinError) {
+        g_dbus_method_invocation_return_dbus_error(invocation, error.dbusErrorName, error.message)
     }
 }

@@ -127,11 +127,7 @@ final class AppIntentDelivery {
         guard let connection = connection() else { return }
         let appID = press.alarm.owner
         let path = ApplicationBusName.objectPath(of: appID)
-        let parameter = Variant.tuple([
-            g_variant_new_string(press.alarm.id.uuidString.lowercased()),
-            g_variant_new_string(press.button.rawValue),
-            g_variant_new_string(press.alarm.metadata ?? ""),
-        ])
+        let parameter = Variant.tuple(of: AppIntentButtons.pressArguments.encode((press.alarm.id, press.button, press.alarm.metadata ?? "")))
         let boxed: [OpaquePointer?] = [g_variant_new_variant(parameter)]
         let parameters = boxed.withUnsafeBufferPointer { buffer in g_variant_new_array(Variant.type("v"), buffer.baseAddress, 1)! }
         let arguments = Variant.tuple([g_variant_new_string(AppIntentButtons.actionName), parameters, Self.emptyPlatformData()])

@@ -1,4 +1,3 @@
-import CGLib
 import GLibSupport
 import TocsinCore
 
@@ -13,15 +12,13 @@ final class AudienceSignals: AgentSignals {
     }
 
     func announce(_ event: AlarmEvent) {
-        let signal: AlarmsSignal = event.removesAlarm ? .removed : .changed
-        audience.announce(signal, arguments: Variant.tuple([
-            g_variant_new_string(event.kind.rawValue),
-            Variant.make(dictionary: AlarmWireFormat.encode(event.alarm)),
-        ]), concerning: event.alarm.owner)
+        let typed = event.removesAlarm ? AlarmsInterface.removed : AlarmsInterface.changed
+        audience.announce(typed.signal, arguments: Variant.tuple(of: typed.arguments.encode((event.kind, event.alarm))), concerning: event.alarm.owner)
     }
 
     func announceAuthorization(_ state: AuthorizationState, of app: String) {
-        audience.announce(.authorizationChanged, arguments: Variant.tuple([g_variant_new_string(app), g_variant_new_string(state.rawValue)]), concerning: app)
+        let typed = AlarmsInterface.authorizationChanged
+        audience.announce(typed.signal, arguments: Variant.tuple(of: typed.arguments.encode((app, state))), concerning: app)
     }
 
     func watch(from sender: String) { audience.add(sender) }

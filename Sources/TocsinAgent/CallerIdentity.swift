@@ -58,7 +58,7 @@ final class CallerIdentifier {
     }
 
     /// Who `sender` is; refused (`NotAuthorized`, with the reason) when the agent cannot tell.
-    func identify(_ sender: String) throws(ServiceError) -> Caller {
+    func identify(_ sender: String) throws(TocsinError) -> Caller {
         let peer: Peer
         if let known = peers[sender] { peer = known } else { peer = try lookUp(sender) }
         switch peer {
@@ -71,7 +71,7 @@ final class CallerIdentifier {
 
     /// The process behind `sender`, remembered once known (a refusal is not remembered: the next
     /// call asks again).
-    private func lookUp(_ sender: String) throws(ServiceError) -> Peer {
+    private func lookUp(_ sender: String) throws(TocsinError) -> Peer {
         guard let peer = credentials(sender) else {
             throw Self.refusal("The bus cannot tell which process is calling, so Tocsin cannot tell which application it is.")
         }
@@ -97,15 +97,15 @@ final class CallerIdentifier {
     }
 
     /// Records the id `sender` declared; a sandboxed caller may only declare its own.
-    func declare(_ appID: String, for sender: String) throws(ServiceError) {
+    func declare(_ appID: String, for sender: String) throws(TocsinError) {
         let validated: String
-        do { validated = try AppAuthorizations.validatedAppID(appID) } catch { throw ServiceError(.invalidArgument, error.message) }
+        do { validated = try AppAuthorizations.validatedAppID(appID) } catch { throw TocsinError(.invalidArgument, error.message) }
         let caller = try identify(sender)
         if caller.isSandboxed && caller.appID != validated {
-            throw ServiceError(.notAuthorized, "This application runs in the sandbox of “\(caller.appID)” and cannot speak as “\(validated)”.")
+            throw TocsinError(.notAuthorized, "This application runs in the sandbox of “\(caller.appID)” and cannot speak as “\(validated)”.")
         }
         if validated == AppAuthorizations.commandLineAppID && !caller.isCommandLine {
-            throw ServiceError(.notAuthorized, "Only the tocsin command line is “tocsin”; choose your application's own id.")
+            throw TocsinError(.notAuthorized, "Only the tocsin command line is “tocsin”; choose your application's own id.")
         }
         declared[sender] = validated
     }
@@ -116,8 +116,8 @@ final class CallerIdentifier {
         peers[sender] = nil
     }
 
-    private static func refusal(_ message: String) -> ServiceError {
-        ServiceError(.notAuthorized, message)
+    private static func refusal(_ message: String) -> TocsinError {
+        TocsinError(.notAuthorized, message)
     }
 
     /// The Flatpak application id a sandbox's `/.flatpak-info` names (`[Application] name=`), read

@@ -63,11 +63,10 @@ final class HookRunner {
         guard let hook = running.removeValue(forKey: pid) else { return }
         hook.killTimer?.cancel()
         hook.drain()
-        var error: UnsafeMutablePointer<GError>?
-        if g_spawn_check_wait_status(status, &error) != 0 {
-            log.info("The \(hook.label) finished.")
-        } else if let error {
-            log.warning("The \(hook.label) failed: \(GLibError(consuming: error).message).")
+        do throws(GLibError) {
+            if try GLibError.check({ g_spawn_check_wait_status(status, $0) }) != 0 { log.info("The \(hook.label) finished.") }
+        } catch {
+            log.warning("The \(hook.label) failed: \(error.message).")
         }
     }
 

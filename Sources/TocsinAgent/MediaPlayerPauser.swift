@@ -27,9 +27,8 @@ final class MediaPlayerPauser {
     /// A pauser on the session bus.
     init(log: AgentLog) {
         self.log = log
-        var error: UnsafeMutablePointer<GError>?
-        connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)
-        if let error { g_error_free(error) }
+        // Without a session bus there are no players to pause.
+        connection = try? GLibError.check { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }
     }
 
     /// Pauses every player that is playing, as their answers come.

@@ -61,10 +61,11 @@ final class NotificationServerMonitor {
     /// Starts following the server on the session bus.
     init(log: AgentLog) {
         self.log = log
-        var error: UnsafeMutablePointer<GError>?
-        connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)
-        if let error {
-            log.warning("Cannot watch the notification server: \(GLibError(consuming: error).message)")
+        do throws(GLibError) {
+            connection = try GLibError.check { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }
+        } catch {
+            connection = nil
+            log.warning("Cannot watch the notification server: \(error.message)")
             return
         }
         let userData = Unmanaged.passUnretained(self).toOpaque()

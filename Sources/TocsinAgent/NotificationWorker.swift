@@ -306,20 +306,23 @@ final class NotificationWorker: @unchecked Sendable {
             })
         }
         shownRoles[id] = payload.role
-        var error: UnsafeMutablePointer<GError>?
-        let shown = notify_notification_show(notification, &error) != 0
+        let failure: String?
+        do throws(GLibError) {
+            failure = try GLibError.check { notify_notification_show(notification, $0) } != 0 ? nil : "no reason given"
+        } catch {
+            failure = error.message
+        }
+        let shown = failure == nil
         if shown { lastUpdated[id] = ContinuousClock.now }
-        report(shown ? nil : error.map { String(cString: $0.pointee.message) } ?? "no reason given")
-        if let error { g_error_free(error) }
+        report(failure)
         return shown
     }
 
     /// Closes key `id`'s notification and lets it go.
     private func close(_ id: UUID) -> Bool {
         guard let notification = notifications[id] else { return true }
-        var error: UnsafeMutablePointer<GError>?
         // A failure (the server is gone) takes the notification along all the same.
-        if notify_notification_close(notification, &error) == 0, let error { g_error_free(error) }
+        _ = try? GLibError.check { notify_notification_close(notification, $0) }
         release(id)
         return true
     }

@@ -38,11 +38,12 @@ final class PhoneSettingsWatcher {
         try? FileManager.default.createDirectory(at: store.fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         let file = g_file_new_for_path(store.fileURL.path)
         defer { g_object_unref(UnsafeMutableRawPointer(file)) }
-        var error: UnsafeMutablePointer<GError>?
-        monitor = g_file_monitor_file(file, G_FILE_MONITOR_WATCH_MOVES, nil, &error)
-        if let error {
-            log.warning("The phone settings in \(store.fileURL.path) are read only now, not followed: \(GLibError(consuming: error).message)")
-        } else if let monitor {
+        do throws(GLibError) {
+            monitor = try GLibError.check { g_file_monitor_file(file, G_FILE_MONITOR_WATCH_MOVES, nil, $0) }
+        } catch {
+            log.warning("The phone settings in \(store.fileURL.path) are read only now, not followed: \(error.message)")
+        }
+        if let monitor {
             let callback: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, OpaquePointer?, GFileMonitorEvent, gpointer?) -> Void = { _, _, _, event, userData in
                 let watcher = Unmanaged<PhoneSettingsWatcher>.fromOpaque(userData!).takeUnretainedValue()
                 switch event {

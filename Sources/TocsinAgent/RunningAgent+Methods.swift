@@ -8,7 +8,7 @@ extension RunningAgent: AlarmsServiceHandler {
     /// A `List` reply of at least this many alarms leaves enough freed heap to be worth trimming.
     static let largeReply = 500
 
-    func handle(_ call: AlarmsCall, from sender: String, reply: @escaping (Result<AlarmsReply, ServiceError>) -> Void) {
+    func handle(_ call: AlarmsCall, from sender: String, reply: @escaping (Result<AlarmsReply, TocsinError>) -> Void) {
         do {
             let caller = try callers.identify(sender)
             switch call {
@@ -20,11 +20,11 @@ extension RunningAgent: AlarmsServiceHandler {
                 // Scheduling waits for the user's consent the first time an application asks.
                 authorizationDesk.resolve(caller.appID, confinement: caller.confinement) { [unowned self] state in
                     guard state == .authorized else {
-                        return reply(.failure(ServiceError(AlarmError.notAuthorized(app: caller.appID, state: state))))
+                        return reply(.failure(TocsinError(AlarmError.notAuthorized(app: caller.appID, state: state))))
                     }
                     // A sandboxed app's sound file is copied only once the user allowed the app.
                     keepSound(of: request, for: caller) { [unowned self] prepared in
-                        do throws(ServiceError) {
+                        do throws(TocsinError) {
                             try schedule(try prepared.get(), for: caller) { reply(.success(.id($0))) }
                         } catch {
                             if case .success(let request) = prepared { soundCopies.discard(request.sound) }
@@ -49,7 +49,7 @@ extension RunningAgent: AlarmsServiceHandler {
     }
 
     /// The calls that answer at once.
-    private func answer(_ call: AlarmsCall, from sender: String, caller: Caller) throws(ServiceError) -> AlarmsReply {
+    private func answer(_ call: AlarmsCall, from sender: String, caller: Caller) throws(TocsinError) -> AlarmsReply {
         switch call {
         case .schedule, .requestAuthorization:
             preconditionFailure("answered by handle(_:from:reply:)")
@@ -85,7 +85,7 @@ extension RunningAgent: AlarmsServiceHandler {
         case .setAuthorization(let state, let app):
             try requireCommandLine(caller, toDo: "change an application's authorization")
             guard app != AppAuthorizations.commandLineAppID else {
-                throw ServiceError(.invalidArgument, "The tocsin command line is always authorized.")
+                throw TocsinError(.invalidArgument, "The tocsin command line is always authorized.")
             }
             authorizationDesk.set(state, for: app)
             return .nothing
@@ -95,7 +95,7 @@ extension RunningAgent: AlarmsServiceHandler {
     /// Schedules `request` and hands `answer` the new alarm's id as soon as it is saved, before the
     /// live activity, the signal and the hooks: the caller asked for a saved alarm, and a client
     /// scheduling many in a row need not wait for each one's effects.
-    private func schedule(_ request: AlarmRequest, for caller: Caller, answer: (UUID) -> Void) throws(ServiceError) {
+    private func schedule(_ request: AlarmRequest, for caller: Caller, answer: (UUID) -> Void) throws(TocsinError) {
         let id = request.id ?? UUID()
         let change = AlarmChange.schedule(request, id: id, owner: caller.owner, confinement: caller.confinement, ownerLimit: alarmLimit(of: caller))
         var outcome: ChangeOutcome?
@@ -109,12 +109,12 @@ extension RunningAgent: AlarmsServiceHandler {
     /// Hands `ready` the request with a sound the agent can ring later: for a sandboxed caller's
     /// sound file, a copy read as the caller sees it (after the app's other copies, within its
     /// budget); anything else as it is.
-    private func keepSound(of request: AlarmRequest, for caller: Caller, ready: @escaping (Result<AlarmRequest, ServiceError>) -> Void) {
+    private func keepSound(of request: AlarmRequest, for caller: Caller, ready: @escaping (Result<AlarmRequest, TocsinError>) -> Void) {
         guard case .file(let path) = request.sound, let files = caller.files else { return ready(.success(request)) }
         let used = soundCopies.bytesUsed(by: book.unorderedAlarms.lazy.filter { $0.owner == caller.appID }.map(\.sound))
         let budget = SandboxedSoundCopies.applicationBudget - used
         guard budget > 0 else {
-            return ready(.failure(ServiceError(.limitReached, "The sound files of “\(caller.appID)”'s alarms already take \(SandboxedSoundCopies.applicationBudget / (1024 * 1024)) MiB, the most an application's may; cancel some of its alarms or ring a theme sound.")))
+            return ready(.failure(TocsinError(.limitReached, "The sound files of “\(caller.appID)”'s alarms already take \(SandboxedSoundCopies.applicationBudget / (1024 * 1024)) MiB, the most an application's may; cancel some of its alarms or ring a theme sound.")))
         }
         soundCopies.copy(path, seenBy: files, budget: budget) { copied in
             ready(copied.map { sound in
@@ -127,16 +127,16 @@ extension RunningAgent: AlarmsServiceHandler {
 
     /// The alarm `id` if `caller` may see it: the command line sees every alarm, an application
     /// its own. Others' alarms are "not found", so an application learns nothing of them.
-    private func ownAlarm(_ id: UUID, caller: Caller) throws(ServiceError) -> Alarm {
+    private func ownAlarm(_ id: UUID, caller: Caller) throws(TocsinError) -> Alarm {
         guard let alarm = book[id], caller.isCommandLine || alarm.owner == caller.appID else {
-            throw ServiceError(AlarmError.notFound(id: id.uuidString.lowercased()))
+            throw TocsinError(AlarmError.notFound(id: id.uuidString.lowercased()))
         }
         return alarm
     }
 
-    private func requireCommandLine(_ caller: Caller, toDo what: String) throws(ServiceError) {
+    private func requireCommandLine(_ caller: Caller, toDo what: String) throws(TocsinError) {
         guard caller.isCommandLine else {
-            throw ServiceError(.notAuthorized, "Only the user, through the tocsin command line, may \(what).")
+            throw TocsinError(.notAuthorized, "Only the user, through the tocsin command line, may \(what).")
         }
     }
 
@@ -203,18 +203,18 @@ extension RunningAgent: AlarmsServiceHandler {
     /// scheduled: hooks from a sandbox, whatever the alarm book would refuse now (a time in the
     /// past, a bad duration, an id in use, a limit reached), or (outside a sandbox) a sound the
     /// agent cannot play. A sandboxed caller's sound file is looked at in its sandbox, later.
-    private func check(_ request: AlarmRequest, from caller: Caller) throws(ServiceError) {
+    private func check(_ request: AlarmRequest, from caller: Caller) throws(TocsinError) {
         do throws(AlarmError) {
             // The alarm the book would add now. It is added only once the app is allowed, and
             // checked again then: the user may answer minutes later.
             _ = try book.newAlarm(for: request, id: request.id ?? UUID(), now: clock.now, owner: caller.owner,
                                   confinement: caller.confinement, ownerLimit: alarmLimit(of: caller))
         } catch {
-            throw ServiceError(error)
+            throw TocsinError(error)
         }
         if case .file = request.sound, caller.isSandboxed { return }
         if let problem = SoundCheck.problem(with: request.sound) {
-            throw ServiceError(.invalidArgument, problem)
+            throw TocsinError(.invalidArgument, problem)
         }
     }
 }

@@ -151,7 +151,7 @@ final class RunningAgent {
     }
 
     /// Makes `change` on behalf of `origin`, or throws why it was not made.
-    func make(_ change: AlarmChange, by origin: ChangeOrigin) throws(ServiceError) {
+    func make(_ change: AlarmChange, by origin: ChangeOrigin) throws(TocsinError) {
         var outcome: ChangeOutcome?
         ask(change, by: origin) { outcome = $0 }
         try ChangeOutcome.check(outcome)
@@ -167,7 +167,7 @@ final class RunningAgent {
         case .newTimer(let seconds): .schedule(AlarmRequest(duration: seconds), id: UUID(), owner: nil, confinement: .unconfined, ownerLimit: nil)
         case .stopAllRinging: .stopEveryRinging
         }
-        do throws(ServiceError) {
+        do throws(TocsinError) {
             try make(change, by: .press)
         } catch {
             log.warning("The tray's click did nothing: \(error.message)")
@@ -179,7 +179,7 @@ final class RunningAgent {
             log.warning("Ignoring unknown notification action “\(key)”.")
             return
         }
-        do throws(ServiceError) {
+        do throws(TocsinError) {
             try make(.perform(intent, on: id), by: .press)
         } catch {
             log.warning("The “\(key)” button of \(id.uuidString.lowercased()) did nothing: \(error.message)")
@@ -260,12 +260,12 @@ final class RunningAgent {
 extension ChangeOutcome {
     /// Throws the D-Bus error a caller gets for a change that was not made — or whose outcome
     /// the decider never told (`nil`), which is not taken for a success.
-    static func check(_ outcome: ChangeOutcome?) throws(ServiceError) {
+    static func check(_ outcome: ChangeOutcome?) throws(TocsinError) {
         switch outcome {
         case .made?: return
-        case .refused(let error)?: throw ServiceError(error)
-        case .notSaved(let reason)?: throw ServiceError(.storageFailed, "\(reason) Nothing was changed.")
-        case nil: throw ServiceError(.invalidState, "The agent could not tell whether the change was made; ask again.")
+        case .refused(let error)?: throw TocsinError(error)
+        case .notSaved(let reason)?: throw TocsinError(.storageFailed, "\(reason) Nothing was changed.")
+        case nil: throw TocsinError(.invalidState, "The agent could not tell whether the change was made; ask again.")
         }
     }
 }

@@ -48,14 +48,14 @@ final class SandboxedSoundCopies: @unchecked Sendable {
     /// Reads the sound file at `path` as `files` shows it, checks it is a sound Tocsin plays and
     /// fits in `budget` bytes, and keeps a copy. `completion` gets the copy's sound, or the
     /// sentence saying why not, on the main loop.
-    func copy(_ path: String, seenBy files: ProcessFileView, budget: Int, completion: @escaping (Result<AlarmSound, ServiceError>) -> Void) {
+    func copy(_ path: String, seenBy files: ProcessFileView, budget: Int, completion: @escaping (Result<AlarmSound, TocsinError>) -> Void) {
         let limit = min(Self.fileLimit, budget)
         let directory = directory
         // The completion runs on the main loop, where it was made; only the box crosses threads.
         let completion = MainThreadOnly(completion)
         queue.async {
-            let result: Result<AlarmSound, ServiceError>
-            do throws(ServiceError) {
+            let result: Result<AlarmSound, TocsinError>
+            do throws(TocsinError) {
                 result = .success(try Self.keepCopy(of: path, seenBy: files, limit: limit, in: directory))
             } catch {
                 result = .failure(error)
@@ -66,23 +66,23 @@ final class SandboxedSoundCopies: @unchecked Sendable {
 
     /// The work of `copy`, on the calling thread: reads `path` through `files` (at most `limit`
     /// bytes), checks it, and writes the copy into `directory`.
-    static func keepCopy(of path: String, seenBy files: ProcessFileView, limit: Int, in directory: URL) throws(ServiceError) -> AlarmSound {
+    static func keepCopy(of path: String, seenBy files: ProcessFileView, limit: Int, in directory: URL) throws(TocsinError) -> AlarmSound {
         let bytes: [UInt8]
         do {
             bytes = try files.readRegularFile(path, limit: limit)
         } catch {
             let budgetNote = limit < fileLimit ? " (what is left of the \(applicationBudget / (1024 * 1024)) MiB an application's sound files may take)" : ""
-            throw ServiceError(.invalidArgument, "The sound file cannot be used: \(error.message)\(budgetNote). A sandboxed application's sound file is read as the application sees it, inside its sandbox.")
+            throw TocsinError(.invalidArgument, "The sound file cannot be used: \(error.message)\(budgetNote). A sandboxed application's sound file is read as the application sees it, inside its sandbox.")
         }
         if let problem = SoundCheck.problem(withHeader: Array(bytes.prefix(64)), path: path) {
-            throw ServiceError(.invalidArgument, problem)
+            throw TocsinError(.invalidArgument, problem)
         }
         let suffix = bytes.starts(with: Array("OggS".utf8)) ? "ogg" : "wav"
         let copy = directory.appendingPathComponent("\(UUID().uuidString.lowercased()).\(suffix)")
         do {
             try AtomicFile.write(Data(bytes), to: copy)
         } catch {
-            throw ServiceError(.storageFailed, "The sound file could not be kept for the alarm: \(error.message).")
+            throw TocsinError(.storageFailed, "The sound file could not be kept for the alarm: \(error.message).")
         }
         return .file(copy.path)
     }

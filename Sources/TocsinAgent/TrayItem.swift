@@ -185,10 +185,12 @@ final class TrayItem {
             connection, Self.watcherName, "/StatusNotifierWatcher", Self.watcherName, "RegisterStatusNotifierItem",
             Variant.tuple([g_variant_new_string(itemName)]), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 5000, nil,
             { source, result, userData in
-                var error: UnsafeMutablePointer<GError>?
-                if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) { g_variant_unref(reply) }
                 let item = Unmanaged<TrayItem>.fromOpaque(userData!).takeRetainedValue()
-                if let error { item.log.warning("The panel's tray did not take Tocsin's item: \(GLibError(consuming: error).message)") }
+                do throws(GLibError) {
+                    if let reply = try GLibError.check({ g_dbus_connection_call_finish(OpaquePointer(source), result, $0) }) { g_variant_unref(reply) }
+                } catch {
+                    item.log.warning("The panel's tray did not take Tocsin's item: \(error.message)")
+                }
             },
             Unmanaged.passRetained(self).toOpaque())
     }

@@ -14,10 +14,10 @@ struct AgentLink: Sendable {
 
     /// Runs `body` with a client speaking for the application, on the calling thread.
     func call<Result>(
-        _ body: (TocsinClient) throws(TocsinClientError) -> Result,
-        mapError: (TocsinClientError) -> AlarmManager.AlarmError = AlarmManager.AlarmError.init
+        _ body: (TocsinClient) throws(TocsinError) -> Result,
+        mapError: (TocsinError) -> AlarmManager.AlarmError = AlarmManager.AlarmError.init
     ) throws(AlarmManager.AlarmError) -> Result {
-        do throws(TocsinClientError) {
+        do throws(TocsinError) {
             let client = try TocsinClient()
             SessionBus.keepProcessAliveWhenTheBusCloses()
             try client.identifyApplication(appID)
@@ -31,8 +31,8 @@ struct AgentLink: Sendable {
     /// consent question may stay open for minutes), which must not hold one of Swift
     /// concurrency's few threads.
     func callOffThread<Result: Sendable>(
-        _ body: @escaping @Sendable (TocsinClient) throws(TocsinClientError) -> Result,
-        mapError: @escaping @Sendable (TocsinClientError) -> AlarmManager.AlarmError = AlarmManager.AlarmError.init
+        _ body: @escaping @Sendable (TocsinClient) throws(TocsinError) -> Result,
+        mapError: @escaping @Sendable (TocsinError) -> AlarmManager.AlarmError = AlarmManager.AlarmError.init
     ) async throws(AlarmManager.AlarmError) -> Result {
         let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Swift.Result<Result, AlarmManager.AlarmError>, Never>) in
             let thread = Thread { [self] in

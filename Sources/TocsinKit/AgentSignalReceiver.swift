@@ -60,7 +60,7 @@ final class AgentSignalReceiver {
     /// may have changed while nobody listened, and it forgot who this connection speaks for.
     private func reload() {
         guard let client else { return }
-        do throws(TocsinClientError) {
+        do throws(TocsinError) {
             try client.identifyApplication(appID)
             // Registered before listing, so no change falls between the list and the signals.
             try client.registerAsWatcher()

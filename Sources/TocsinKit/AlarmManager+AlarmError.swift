@@ -85,24 +85,24 @@ extension AlarmManager {
         public var errorDescription: String? { message }
 
         /// The error for what the low-level client reported.
-        init(_ error: TocsinClientError) {
-            self = switch error {
-            case .limitReached: .maximumLimitReached
-            case .notAuthorized(let message): .tocsin(.notAuthorized(message))
-            case .notFound(let message): .tocsin(.notFound(message))
-            case .invalidState(let message): .tocsin(.invalidState(message))
-            case .invalidArgument(let message): .tocsin(.invalidArgument(message))
-            case .storageFailed(let message): .tocsin(.storageFailed(message))
-            case .agentUnavailable(let message): .tocsin(.agentUnavailable(message))
-            case .protocolError(let message): .tocsin(.protocolError(message))
+        init(_ error: TocsinError) {
+            self = switch error.kind {
+            case .refused(.limitReached): .maximumLimitReached
+            case .refused(.notAuthorized): .tocsin(.notAuthorized(error.message))
+            case .refused(.notFound): .tocsin(.notFound(error.message))
+            case .refused(.invalidState): .tocsin(.invalidState(error.message))
+            case .refused(.invalidArgument): .tocsin(.invalidArgument(error.message))
+            case .refused(.storageFailed): .tocsin(.storageFailed(error.message))
+            case .agentUnavailable: .tocsin(.agentUnavailable(error.message))
+            case .protocolError: .tocsin(.protocolError(error.message))
             }
         }
 
         /// The error for what the agent answered to a `Schedule` carrying `metadata`: an
         /// `InvalidArgument` for a request whose metadata is over the agent's limit is about the
         /// metadata, whatever else the agent's sentence says.
-        init(_ error: TocsinClientError, schedulingMetadata metadata: String?) {
-            if case .invalidArgument = error, let size = metadata?.utf8.count, size > AlarmRequest.maximumMetadataSize {
+        init(_ error: TocsinError, schedulingMetadata metadata: String?) {
+            if error.name == .invalidArgument, let size = metadata?.utf8.count, size > AlarmRequest.maximumMetadataSize {
                 self = .tocsin(.metadataTooLarge(size: size, limit: AlarmRequest.maximumMetadataSize))
             } else {
                 self.init(error)

@@ -24,7 +24,7 @@ extension AlarmManager {
     /// The application's authorization now, without asking the user; `.notDetermined` too when
     /// the agent cannot be reached (nothing could ring then anyway).
     public var authorizationState: AuthorizationState {
-        (try? agent.call { client throws(TocsinClientError) in try client.authorization() }).map(AuthorizationState.init) ?? .notDetermined
+        (try? agent.call { client throws(TocsinError) in try client.authorization() }).map(AuthorizationState.init) ?? .notDetermined
     }
 
     /// Asks the user, unless they already answered, whether this application may set alarms:
@@ -36,7 +36,7 @@ extension AlarmManager {
     /// question.
     /// - Throws: `AlarmError.agentUnavailable` when the agent cannot be reached.
     public func requestAuthorization() async throws -> AuthorizationState {
-        AuthorizationState(try await agent.callOffThread { client throws(TocsinClientError) in try client.requestAuthorization() })
+        AuthorizationState(try await agent.callOffThread { client throws(TocsinError) in try client.requestAuthorization() })
     }
 
     /// The application's authorization state, the current one first, then each change (the user

@@ -59,11 +59,11 @@ extension AlarmManager {
     /// in its metadata alone (one scheduled before agents took the caller's id). Otherwise the
     /// agent's NotFound is the answer.
     private func perform(_ intent: AlarmIntent, on id: Alarm.ID) throws(AlarmError) {
-        try agent.call { client throws(TocsinClientError) in
-            do throws(TocsinClientError) {
+        try agent.call { client throws(TocsinError) in
+            do throws(TocsinError) {
                 try client.perform(intent, on: id)
             } catch {
-                guard case .notFound = error,
+                guard error.name == .notFound,
                       let agentID = AlarmTranslation.agentAlarm(knownAs: id, in: try client.alarms())?.id, agentID != id
                 else { throw error }
                 try client.perform(intent, on: agentID)

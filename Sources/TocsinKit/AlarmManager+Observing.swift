@@ -6,7 +6,7 @@ extension AlarmManager {
     public var alarms: [Alarm] {
         get throws {
             startListening()
-            return try agent.call { client throws(TocsinClientError) in try client.alarms() }
+            return try agent.call { client throws(TocsinError) in try client.alarms() }
                 .filter { $0.owner == appID }
                 .map(AlarmTranslation.kitAlarm)
         }

@@ -24,7 +24,7 @@ extension AlarmManager {
             startListening()
         }
         // The agent gives the alarm this very id, and refuses one already in use.
-        let scheduled = try await agent.callOffThread { client throws(TocsinClientError) -> TocsinCore.Alarm in
+        let scheduled = try await agent.callOffThread { client throws(TocsinError) -> TocsinCore.Alarm in
             try client.alarm(try client.schedule(request))
         } mapError: { error in
             AlarmError(error, schedulingMetadata: request.metadata)

@@ -63,21 +63,25 @@ final class ApplicationExport {
             return
         }
         let path = ApplicationBusName.objectPath(of: appID)
-        var error: UnsafeMutablePointer<GError>?
-        let node = g_dbus_node_info_new_for_xml(Self.introspectionXML, &error)!
-        defer { g_dbus_node_info_unref(node) }
         var vtable = GDBusInterfaceVTable()
         vtable.method_call = { connection, sender, _, _, method, parameters, invocation, userData in
             let box = Unmanaged<HandlersBox>.fromOpaque(userData!).takeUnretainedValue()
             ApplicationExport.handle(String(cString: method!), parameters: parameters!, sender: sender.map { String(cString: $0) },
                                      connection: connection!, invocation: invocation!, handlers: box.handlers)
         }
-        registration = g_dbus_connection_register_object(
-            connection, path, node.pointee.interfaces[0], &vtable, Unmanaged.passRetained(box).toOpaque(),
-            { userData in Unmanaged<HandlersBox>.fromOpaque(userData!).release() }, &error)
-        if registration == 0 {
-            let message = error.map { GLibError(consuming: $0).message } ?? "unknown error"
-            FileHandle.standardError.write(Data("TocsinKit: cannot export \(Self.interfaceName) at \(path) (\(message)); the app's intents cannot be performed in this process.\n".utf8))
+        do throws(GLibError) {
+            guard let node = try GLibError.check({ g_dbus_node_info_new_for_xml(Self.introspectionXML, $0) }) else {
+                throw GLibError(message: "GIO read no interface from its description")
+            }
+            defer { g_dbus_node_info_unref(node) }
+            registration = try GLibError.check { error in
+                g_dbus_connection_register_object(
+                    connection, path, node.pointee.interfaces[0], &vtable, Unmanaged.passRetained(box).toOpaque(),
+                    { userData in Unmanaged<HandlersBox>.fromOpaque(userData!).release() }, error)
+            }
+            guard registration != 0 else { throw GLibError(message: "unknown error") }
+        } catch {
+            FileHandle.standardError.write(Data("TocsinKit: cannot export \(Self.interfaceName) at \(path) (\(error.message)); the app's intents cannot be performed in this process.\n".utf8))
             g_object_unref(UnsafeMutableRawPointer(connection))
             return nil
         }
@@ -214,13 +218,11 @@ struct IntentPress: Sendable, Equatable {
         self.init(press: inner)
     }
 
-    /// The press in `(alarm id, button, metadata)`.
+    /// The press in `(alarm id, button, metadata)`, read with the arguments the agent writes it
+    /// with (`AppIntentButtons.pressArguments`).
     init?(press: OpaquePointer) {
-        guard String(cString: g_variant_get_type_string(press)) == "(sss)",
-              let id = UUID(hexText: Variant.string(in: press, at: 0)),
-              let button = AppIntentButtons.Button(rawValue: Variant.string(in: press, at: 1)) else { return nil }
-        alarmID = id
-        self.button = button
-        metadata = Variant.string(in: press, at: 2)
+        guard g_variant_is_of_type(press, Variant.tupleType(of: AppIntentButtons.pressArguments.fields)) != 0,
+              let decoded = try? AppIntentButtons.pressArguments.decode(Variant.arguments(ofTuple: press)) else { return nil }
+        (alarmID, button, metadata) = decoded
     }
 }

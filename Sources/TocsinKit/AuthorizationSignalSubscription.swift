@@ -15,13 +15,15 @@ final class AuthorizationSignalSubscription {
         self.connection = connection
         let box = Unmanaged.passRetained(HandlerBox(handler)).toOpaque()
         subscription = g_dbus_connection_signal_subscribe(
-            connection, AlarmsInterface.busName, AlarmsInterface.name, AlarmsSignal.authorizationChanged.rawValue,
+            connection, AlarmsInterface.busName, AlarmsInterface.name, AlarmsInterface.authorizationChanged.signal.rawValue,
             AlarmsInterface.objectPath, nil, G_DBUS_SIGNAL_FLAGS_NONE,
             { _, _, _, _, _, parameters, userData in
                 let handler = Unmanaged<HandlerBox>.fromOpaque(userData!).takeUnretainedValue().handler
-                guard let parameters, g_variant_is_of_type(parameters, Variant.type("(ss)")) != 0,
-                      let state = AuthorizationState(rawValue: Variant.string(in: parameters, at: 1)) else { return }
-                handler(Variant.string(in: parameters, at: 0), state)
+                // A signal this client cannot read (from a newer agent) is left out.
+                guard let parameters,
+                      let decoded = try? AlarmsInterface.authorizationChanged.arguments.decode(Variant.arguments(ofTuple: parameters)) else { return }
+                let (app, state) = decoded
+                handler(app, state)
             },
             box,
             { userData in Unmanaged<HandlerBox>.fromOpaque(userData!).release() })

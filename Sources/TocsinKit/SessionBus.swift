@@ -1,4 +1,5 @@
 import CGLib
+import GLibSupport
 
 /// The process's shared session-bus connection — the one every `TocsinClient` uses — for the few
 /// things `TocsinClient` does not offer (the `AuthorizationChanged` signal, watching the agent's
@@ -6,11 +7,8 @@ import CGLib
 enum SessionBus {
     /// The shared connection (+1: the caller unrefs it), or `nil` when there is no session bus.
     static func sharedConnection() -> OpaquePointer? {
-        var error: UnsafeMutablePointer<GError>?
-        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            if let error { g_error_free(error) }
-            return nil
-        }
+        // No bus: the callers report the agent as out of reach.
+        guard let connection = try? GLibError.check({ g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }) else { return nil }
         // GLib sets the shared connection to end the process with SIGTERM when the bus goes away.
         // An alarm library has no business ending its application (its calls fail with
         // `agentUnavailable` instead), and a process that talked to a short-lived private bus —

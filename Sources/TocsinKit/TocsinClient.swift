@@ -17,12 +17,15 @@ public final class TocsinClient {
     private let timeoutMilliseconds: Int32 = 25_000
 
     /// Connects to the session bus.
-    public init() throws(TocsinClientError) {
+    public init() throws(TocsinError) {
+        let connection: OpaquePointer?
         do {
-            connection = try GLibError.check { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }!
+            connection = try GLibError.check { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }
         } catch {
             throw .agentUnavailable("There is no D-Bus session bus to reach the Tocsin agent on (\(error.message)).")
         }
+        guard let connection else { throw .agentUnavailable("There is no D-Bus session bus to reach the Tocsin agent on.") }
+        self.connection = connection
     }
 
     deinit {
@@ -35,18 +38,13 @@ public final class TocsinClient {
 
     /// Schedules what `request` describes; returns the new alarm's id. An application's first
     /// request waits for the user's consent.
-    public func schedule(_ request: AlarmRequest) throws(TocsinClientError) -> UUID {
-        let reply = try call(.schedule, Variant.tuple([Variant.make(dictionary: AlarmWireFormat.encode(request))]),
-                             timeoutMilliseconds: Self.answerTimeoutMilliseconds)
-        defer { g_variant_unref(reply) }
-        let text = Variant.string(in: reply, at: 0)
-        guard let id = UUID(uuidString: text) else { throw .protocolError("The agent returned “\(text)” as an id.") }
-        return id
+    public func schedule(_ request: AlarmRequest) throws(TocsinError) -> UUID {
+        try call(AlarmsInterface.schedule, request, timeoutMilliseconds: Self.answerTimeoutMilliseconds)
     }
 
     /// Performs `intent` (pause, resume, cancel, stop, countdown, secondary) on alarm `id`.
-    public func perform(_ intent: AlarmIntent, on id: UUID) throws(TocsinClientError) {
-        g_variant_unref(try call(AlarmsMethod(intent), Variant.tuple([g_variant_new_string(id.uuidString.lowercased())])))
+    public func perform(_ intent: AlarmIntent, on id: UUID) throws(TocsinError) {
+        try call(AlarmsInterface.intent(intent), id)
     }
 
     /// Every alarm the agent holds, oldest first.
@@ -54,93 +52,53 @@ public final class TocsinClient {
     /// Asked for with `ListPacked`, which carries the list as one byte array (`GVariantPacking`
     /// says why). An agent older than interface version 4, still running after an upgrade, is
     /// asked with `List`.
-    public func alarms() throws(TocsinClientError) -> [Alarm] {
-        let dictionaries: [[String: WireValue]]
-        if let reply = try call(.listPacked, nil, unlessUnknown: true) {
-            defer { g_variant_unref(reply) }
-            let packed = Variant.child(reply, 0)
-            defer { g_variant_unref(packed) }
-            do {
-                dictionaries = try GVariantPacking.unpackDictionaries(Variant.bytes(ofByteArray: packed))
-            } catch {
-                throw .protocolError("The agent sent a list of alarms this client cannot read: \(error.reason).")
-            }
-        } else {
-            let reply = try call(.list, nil)
-            defer { g_variant_unref(reply) }
-            let list = Variant.child(reply, 0)
-            defer { g_variant_unref(list) }
-            dictionaries = Variant.dictionaries(list)
-        }
-        return try dictionaries.map { dictionary throws(TocsinClientError) in try Self.decode(dictionary) }
+    public func alarms() throws(TocsinError) -> [Alarm] {
+        if let alarms = try send(AlarmsInterface.listPacked, (), unlessUnknown: true) { return alarms }
+        return try call(AlarmsInterface.list, ())
     }
 
     /// The alarm with `id`.
-    public func alarm(_ id: UUID) throws(TocsinClientError) -> Alarm {
-        let reply = try call(.get, Variant.tuple([g_variant_new_string(id.uuidString.lowercased())]))
-        defer { g_variant_unref(reply) }
-        let dictionary = Variant.child(reply, 0)
-        defer { g_variant_unref(dictionary) }
-        return try Self.decode(Variant.dictionary(dictionary))
+    public func alarm(_ id: UUID) throws(TocsinError) -> Alarm {
+        try call(AlarmsInterface.get, id)
     }
 
     /// How the agent is set up and what it can do (`GetStatus`; keys in `AlarmWireFormat.StatusKey`).
-    public func status() throws(TocsinClientError) -> [String: WireValue] {
-        let reply = try call(.getStatus, nil)
-        defer { g_variant_unref(reply) }
-        let dictionary = Variant.child(reply, 0)
-        defer { g_variant_unref(dictionary) }
-        return Variant.dictionary(dictionary)
+    public func status() throws(TocsinError) -> [String: WireValue] {
+        try call(AlarmsInterface.getStatus, ())
     }
 
     /// Says which application this connection speaks for (`IdentifyApplication`); the agent files
     /// alarms and the user's consent under it.
-    public func identifyApplication(_ appID: String) throws(TocsinClientError) {
-        g_variant_unref(try call(.identifyApplication, Variant.tuple([g_variant_new_string(appID)])))
+    public func identifyApplication(_ appID: String) throws(TocsinError) {
+        try call(AlarmsInterface.identifyApplication, appID)
     }
 
     /// Asks the user, if not asked yet, whether this application may set alarms; waits for the
     /// answer (up to five minutes) and returns the state.
-    public func requestAuthorization() throws(TocsinClientError) -> AuthorizationState {
-        try authorizationState(from: call(.requestAuthorization, nil, timeoutMilliseconds: Self.answerTimeoutMilliseconds))
+    public func requestAuthorization() throws(TocsinError) -> AuthorizationState {
+        try call(AlarmsInterface.requestAuthorization, (), timeoutMilliseconds: Self.answerTimeoutMilliseconds)
     }
 
     /// This application's authorization state, without asking.
-    public func authorization() throws(TocsinClientError) -> AuthorizationState {
-        try authorizationState(from: call(.getAuthorization, nil))
+    public func authorization() throws(TocsinError) -> AuthorizationState {
+        try call(AlarmsInterface.getAuthorization, ())
     }
 
     /// Every application the user answered for (only the tocsin command line may ask).
-    public func authorizations() throws(TocsinClientError) -> [String: AuthorizationState] {
-        let reply = try call(.listAuthorizations, nil)
-        defer { g_variant_unref(reply) }
-        let map = Variant.child(reply, 0)
-        defer { g_variant_unref(map) }
-        guard case .stringMap(let states) = Variant.wireValue(map) else { throw .protocolError("The agent sent authorizations this client cannot read.") }
-        return states.compactMapValues(AuthorizationState.init(rawValue:))
+    public func authorizations() throws(TocsinError) -> [String: AuthorizationState] {
+        try call(AlarmsInterface.listAuthorizations, ())
     }
 
     /// Every application with an answer or seen asking: its authorization, where it ran when it
     /// last asked (`nil`: not known), and how many alarms it holds (only the tocsin command line
     /// may ask; interface version 3).
-    public func applications() throws(TocsinClientError) -> [ApplicationRecord] {
-        let reply = try call(.listApplications, nil)
-        defer { g_variant_unref(reply) }
-        let list = Variant.child(reply, 0)
-        defer { g_variant_unref(list) }
-        return Variant.dictionaries(list).compactMap(AlarmWireFormat.decodeApplication)
+    public func applications() throws(TocsinError) -> [ApplicationRecord] {
+        try call(AlarmsInterface.listApplications, ())
     }
 
     /// Sets `app`'s authorization (only the tocsin command line may).
-    public func setAuthorization(_ state: AuthorizationState, for app: String) throws(TocsinClientError) {
-        g_variant_unref(try call(.setAuthorization, Variant.tuple([g_variant_new_string(app), g_variant_new_string(state.rawValue)])))
-    }
-
-    private func authorizationState(from reply: OpaquePointer) throws(TocsinClientError) -> AuthorizationState {
-        defer { g_variant_unref(reply) }
-        let text = Variant.string(in: reply, at: 0)
-        guard let state = AuthorizationState(rawValue: text) else { throw .protocolError("The agent sent the authorization state “\(text)”.") }
-        return state
+    public func setAuthorization(_ state: AuthorizationState, for app: String) throws(TocsinError) {
+        try call(AlarmsInterface.setAuthorization, (app, state))
     }
 
     /// How long a call that may wait for the user's answer may take: longer than the agent waits.
@@ -148,13 +106,12 @@ public final class TocsinClient {
 
     /// Whether the session bus can start the agent on demand (its D-Bus activation file is installed).
     public func agentIsActivatable() -> Bool {
-        var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListActivatableNames",
-            nil, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, &error) else {
-            if let error { g_error_free(error) }
-            return false
-        }
+        // A bus that cannot say is taken for one that cannot start the agent.
+        guard let reply = try? GLibError.check({ error in
+            g_dbus_connection_call_sync(
+                connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListActivatableNames",
+                nil, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, error)
+        }) else { return false }
         defer { g_variant_unref(reply) }
         let names = Variant.child(reply, 0)
         defer { g_variant_unref(names) }
@@ -168,14 +125,14 @@ public final class TocsinClient {
     /// Asks the agent to send this connection its signals (`Watch`): the changes of the alarms
     /// this application may see (every alarm for the command line) and its authorization. The
     /// agent forgets watchers when it stops; `watch` registers again whenever it reappears.
-    public func registerAsWatcher() throws(TocsinClientError) {
-        g_variant_unref(try call(.watch, nil))
+    public func registerAsWatcher() throws(TocsinError) {
+        try call(AlarmsInterface.watch, ())
     }
 
     /// Tells the agent that this connection performs its application's own intents, through the
     /// `org.freedesktop.Application` it exports (TocsinKit's `ApplicationExport`).
-    public func receiveIntents() throws(TocsinClientError) {
-        g_variant_unref(try call(.receiveIntents, nil))
+    public func receiveIntents() throws(TocsinError) {
+        try call(AlarmsInterface.receiveIntents, ())
     }
 
     /// Calls `handler` on the main loop for every change the agent announces, from now on, across
@@ -184,23 +141,17 @@ public final class TocsinClient {
     /// Registers this connection as a watcher now if the agent runs (without starting it), and
     /// again each time the agent appears on the bus.
     public func watch(_ handler: @escaping (AlarmChange) -> Void) {
-        for signal in [AlarmsSignal.changed, .removed] {
+        for typed in [AlarmsInterface.changed, AlarmsInterface.removed] {
             let box = SignalHandlerBox { parameters in
-                let eventVariant = Variant.child(parameters, 0)
-                let alarmVariant = Variant.child(parameters, 1)
-                defer {
-                    g_variant_unref(eventVariant)
-                    g_variant_unref(alarmVariant)
-                }
-                let eventName = String(cString: g_variant_get_string(eventVariant, nil))
-                guard let event = AlarmEvent.Kind(rawValue: eventName),
-                      let alarm = try? AlarmWireFormat.decodeAlarm(Variant.dictionary(alarmVariant)) else { return }
-                handler(AlarmChange(event: event, alarm: alarm, isRemoval: signal == .removed, receivedAt: Date()))
+                // A signal this client cannot read (from a newer agent) is left out.
+                guard let decoded = try? typed.arguments.decode(Variant.arguments(ofTuple: parameters)) else { return }
+                let (event, alarm) = decoded
+                handler(AlarmChange(event: event, alarm: alarm, isRemoval: typed.signal == .removed, receivedAt: Date()))
             }
             // Matching on the well-known name: the bus delivers from whoever owns it, so the
             // subscription survives an agent restart.
             let id = g_dbus_connection_signal_subscribe(
-                connection, AlarmsInterface.busName, AlarmsInterface.name, signal.rawValue, AlarmsInterface.objectPath,
+                connection, AlarmsInterface.busName, AlarmsInterface.name, typed.signal.rawValue, AlarmsInterface.objectPath,
                 nil, G_DBUS_SIGNAL_FLAGS_NONE,
                 { _, _, _, _, _, parameters, userData in
                     Unmanaged<SignalHandlerBox>.fromOpaque(userData!).takeUnretainedValue().handle(parameters!)
@@ -247,35 +198,46 @@ public final class TocsinClient {
             boxes, { userData in Unmanaged<PresenceBoxes>.fromOpaque(userData!).release() })
     }
 
-    /// Calls `method` and returns its reply tuple (owned by the caller), or the agent's error.
-    private func call(_ method: AlarmsMethod, _ arguments: OpaquePointer?, timeoutMilliseconds: Int32? = nil) throws(TocsinClientError) -> OpaquePointer {
-        try call(method, arguments, timeoutMilliseconds: timeoutMilliseconds, unlessUnknown: false)!
+    /// Calls `typed` with `arguments` and returns its reply, or the agent's error.
+    private func call<Arguments, Reply>(_ typed: AlarmsInterface.TypedMethod<Arguments, Reply>, _ arguments: Arguments,
+                                        timeoutMilliseconds: Int32? = nil) throws(TocsinError) -> Reply {
+        guard let reply = try send(typed, arguments, timeoutMilliseconds: timeoutMilliseconds, unlessUnknown: false) else {
+            throw .protocolError("The Tocsin agent does not have \(typed.method.rawValue).")
+        }
+        return reply
     }
 
-    /// The reply to `method`; `nil` when `unlessUnknown` and the agent does not have the method
-    /// (an older agent).
-    private func call(_ method: AlarmsMethod, _ arguments: OpaquePointer?, timeoutMilliseconds: Int32? = nil, unlessUnknown: Bool) throws(TocsinClientError) -> OpaquePointer? {
+    /// The reply to `typed` called with `arguments`; `nil` when `unlessUnknown` and the agent
+    /// does not have the method (an older agent).
+    ///
+    /// The call is written, and its reply read, with the method's row of `AlarmsInterface`'s
+    /// table, the one the agent reads and answers it with; GDBus checks the reply's types too.
+    private func send<Arguments, Reply>(_ typed: AlarmsInterface.TypedMethod<Arguments, Reply>, _ arguments: Arguments,
+                                        timeoutMilliseconds: Int32? = nil, unlessUnknown: Bool) throws(TocsinError) -> Reply? {
         let timeout = timeoutMilliseconds ?? self.timeoutMilliseconds
+        let method = typed.method.rawValue
+        let replyTuple: OpaquePointer?
         do {
-            return try GLibError.check {
+            replyTuple = try GLibError.check {
                 g_dbus_connection_call_sync(
-                    connection, AlarmsInterface.busName, AlarmsInterface.objectPath, AlarmsInterface.name,
-                    method.rawValue, arguments, nil, G_DBUS_CALL_FLAGS_NONE, timeout, nil, $0)
-            }!
+                    connection, AlarmsInterface.busName, AlarmsInterface.objectPath, AlarmsInterface.name, method,
+                    Variant.tuple(of: typed.arguments.encode(arguments)), Variant.tupleType(of: typed.reply.fields),
+                    G_DBUS_CALL_FLAGS_NONE, timeout, nil, $0)
+            }
         } catch where unlessUnknown && error.remoteName == "org.freedesktop.DBus.Error.UnknownMethod" {
             return nil
-        } catch where error.isTimeout {
-            throw .agentUnavailable("The Tocsin agent did not answer within \(timeout / 1000) s; it may be stuck. Restart it (“pkill tocsind; tocsind &”) and look at its log.")
         } catch {
-            throw TocsinClientError(dbusErrorName: error.remoteName, message: error.message)
+            throw TocsinError(failedCall: error, timeoutMilliseconds: timeout)
         }
-    }
-
-    private static func decode(_ dictionary: [String: WireValue]) throws(TocsinClientError) -> Alarm {
-        do {
-            return try AlarmWireFormat.decodeAlarm(dictionary)
+        guard let replyTuple else { throw .protocolError("The Tocsin agent answered \(method) with nothing.") }
+        defer { g_variant_unref(replyTuple) }
+        do throws(AlarmInputError) {
+            guard let reply = try typed.reply.decode(Variant.arguments(ofTuple: replyTuple)) else {
+                throw AlarmInputError("it is not of the types \(method) replies with.")
+            }
+            return reply
         } catch {
-            throw .protocolError("The agent sent an alarm this client cannot read: \(error.message)")
+            throw .protocolError("The Tocsin agent's reply to \(method) cannot be read by this client: \(error.message)")
         }
     }
 }

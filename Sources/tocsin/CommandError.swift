@@ -1,3 +1,4 @@
+import TocsinCore
 import TocsinKit
 
 /// Why a `tocsin` command failed, which decides its exit status.
@@ -10,10 +11,10 @@ enum CommandError: Error {
     case unavailable(String)
 
     /// The error for a failure reported by the client library.
-    init(_ error: TocsinClientError) {
-        switch error {
-        case .agentUnavailable(let message): self = .unavailable(message)
-        default: self = .refused(error.message)
+    init(_ error: TocsinError) {
+        switch error.kind {
+        case .agentUnavailable: self = .unavailable(error.message)
+        case .refused, .protocolError: self = .refused(error.message)
         }
     }
 

@@ -18,10 +18,13 @@ struct GSConnectDesk {
 
     /// GSConnect on the session bus; throws, saying why, when there is no bus.
     init() throws(CommandError) {
-        var error: UnsafeMutablePointer<GError>?
-        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            throw .unavailable("There is no D-Bus session bus to reach GSConnect on (\(error.map { GLibError(consuming: $0).message } ?? "")).")
+        let connection: OpaquePointer?
+        do throws(GLibError) {
+            connection = try GLibError.check { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }
+        } catch {
+            throw .unavailable("There is no D-Bus session bus to reach GSConnect on (\(error.message)).")
         }
+        guard let connection else { throw .unavailable("There is no D-Bus session bus to reach GSConnect on.") }
         self.connection = connection
     }
 

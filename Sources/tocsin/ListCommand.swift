@@ -43,7 +43,7 @@ enum ListCommand: Command {
 }
 
 /// Why alerts are hidden right now (a do-not-disturb that hides even critical alerts), or `nil`.
-private func hiddenAlertsReason(_ client: TocsinClient) throws(TocsinClientError) -> String? {
+private func hiddenAlertsReason(_ client: TocsinClient) throws(TocsinError) -> String? {
     let status = try client.status()
     guard status[AlarmWireFormat.StatusKey.doNotDisturbHidesAlerts.rawValue] == .bool(true),
           case .string(let mechanism)? = status[AlarmWireFormat.StatusKey.doNotDisturbMechanism.rawValue] else { return nil }

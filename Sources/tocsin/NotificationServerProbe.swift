@@ -63,12 +63,11 @@ struct NotificationServerProbe {
     /// A blocking call (2 s at most); the reply if it has `type`, else `nil`.
     private static func call(_ connection: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ method: String,
                              expecting type: String, _ arguments: OpaquePointer? = nil) -> OpaquePointer? {
-        var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(connection, destination, path, interface, method, arguments, nil,
-                                                      G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000, nil, &error) else {
-            if let error { g_error_free(error) }
-            return nil
-        }
+        // No server, or one that does not answer: nothing to report but the absence.
+        guard let reply = try? GLibError.check({ error in
+            g_dbus_connection_call_sync(connection, destination, path, interface, method, arguments, nil,
+                                        G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000, nil, error)
+        }) else { return nil }
         guard String(cString: g_variant_get_type_string(reply)) == type else {
             g_variant_unref(reply)
             return nil

@@ -61,8 +61,8 @@ import TocsinFiles
 
         /// What the agent answers `sender` for the D-Bus call `call` (answered at once here: the
         /// callers it is used with are already allowed).
-        func answer(_ call: AlarmsCall, from sender: String) -> Result<AlarmsReply, ServiceError>? {
-            var answer: Result<AlarmsReply, ServiceError>?
+        func answer(_ call: AlarmsCall, from sender: String) -> Result<AlarmsReply, TocsinError>? {
+            var answer: Result<AlarmsReply, TocsinError>?
             agent.handle(call, from: sender) { answer = $0 }
             return answer
         }
@@ -365,7 +365,7 @@ import TocsinFiles
         let fixture = try Fixture()
         let id = try fixture.schedule(AlarmRequest(title: "Tea", duration: 60))
         let before = fixture.signals.events.count
-        #expect(throws: ServiceError.self) { try fixture.perform(.stop, on: id) }
+        #expect(throws: TocsinError.self) { try fixture.perform(.stop, on: id) }
         #expect(fixture.signals.events.count == before)
         #expect(fixture.agent.book[id]?.state.name == .countdown)
     }

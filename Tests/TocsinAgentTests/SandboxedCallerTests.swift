@@ -145,12 +145,12 @@ func tinyWAV(_ tag: UInt8 = 0) -> [UInt8] {
     }
 
     /// The service error `body` threw; `nil` when it threw none.
-    static func refusal(_ body: () throws -> Void) -> ServiceError? {
+    static func refusal(_ body: () throws -> Void) -> TocsinError? {
         do {
             try body()
             return nil
         } catch {
-            return error as? ServiceError
+            return error as? TocsinError
         }
     }
 

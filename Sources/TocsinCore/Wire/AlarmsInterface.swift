@@ -1,8 +1,10 @@
 /// The shape of the `io.github.tocsin.Alarms1` D-Bus interface, as the agent implements it.
 ///
 /// The agent builds its introspection data from these tables, and handles methods by switching
-/// over `AlarmsMethod`, so the compiler keeps the table and the handlers in step; a test checks
-/// the table against the documented `dbus/io.github.tocsin.Alarms1.xml`.
+/// over `AlarmsMethod`, so the compiler keeps the table and the handlers in step. Each method's
+/// typed row — arguments, reply, errors — is in `AlarmsMethodTable.swift`, and both the agent
+/// and TocsinKit encode and decode with it; `InterfaceAgreementTests` hold the table, the
+/// documented `dbus/io.github.tocsin.Alarms1.xml` and tocsind(1) to the same interface.
 public enum AlarmsInterface {
     /// The well-known bus name the agent owns.
     public static let busName = "io.github.tocsin.Agent"
@@ -17,8 +19,16 @@ public enum AlarmsInterface {
 
     /// A method or signal argument.
     public struct Argument: Sendable, Equatable {
+        /// Its name in the introspection XML.
         public let name: String
+        /// Its D-Bus type string.
         public let signature: String
+
+        /// The argument `name`, of D-Bus type `signature`.
+        public init(name: String, signature: String) {
+            self.name = name
+            self.signature = signature
+        }
     }
 
     /// The introspection XML for the interface, as the agent registers it.
@@ -62,33 +72,6 @@ public enum AlarmsMethod: String, CaseIterable, Sendable {
     case listAuthorizations = "ListAuthorizations"
     case listApplications = "ListApplications"
     case setAuthorization = "SetAuthorization"
-
-    /// The arguments the caller sends.
-    public var inArguments: [AlarmsInterface.Argument] {
-        switch self {
-        case .schedule: [.init(name: "request", signature: "a{sv}")]
-        case .list, .listPacked, .getStatus, .watch, .receiveIntents, .requestAuthorization, .getAuthorization, .listAuthorizations, .listApplications: []
-        case .identifyApplication: [.init(name: "app_id", signature: "s")]
-        case .setAuthorization: [.init(name: "app_id", signature: "s"), .init(name: "state", signature: "s")]
-        case .cancel, .pause, .resume, .stop, .countdown, .secondary, .get: [.init(name: "id", signature: "s")]
-        }
-    }
-
-    /// The arguments of the reply.
-    public var outArguments: [AlarmsInterface.Argument] {
-        switch self {
-        case .schedule: [.init(name: "id", signature: "s")]
-        case .list: [.init(name: "alarms", signature: "aa{sv}")]
-        case .listPacked: [.init(name: "packed_alarms", signature: "ay")]
-        case .get: [.init(name: "alarm", signature: "a{sv}")]
-        case .getStatus: [.init(name: "status", signature: "a{sv}")]
-        case .requestAuthorization, .getAuthorization: [.init(name: "state", signature: "s")]
-        case .listAuthorizations: [.init(name: "states", signature: "a{ss}")]
-        case .listApplications: [.init(name: "applications", signature: "aa{sv}")]
-        case .identifyApplication, .setAuthorization, .watch, .receiveIntents: []
-        case .cancel, .pause, .resume, .stop, .countdown, .secondary: []
-        }
-    }
 }
 
 /// The interface's signals.
@@ -99,26 +82,4 @@ public enum AlarmsSignal: String, CaseIterable, Sendable {
     case removed = "Removed"
     /// An application's authorization changed: `(s app_id, s state)`.
     case authorizationChanged = "AuthorizationChanged"
-
-    /// The signal's arguments.
-    public var arguments: [AlarmsInterface.Argument] {
-        switch self {
-        case .changed: [.init(name: "event", signature: "s"), .init(name: "alarm", signature: "a{sv}")]
-        case .removed: [.init(name: "reason", signature: "s"), .init(name: "alarm", signature: "a{sv}")]
-        case .authorizationChanged: [.init(name: "app_id", signature: "s"), .init(name: "state", signature: "s")]
-        }
-    }
-}
-
-/// The interface's named errors.
-public enum AlarmsErrorName: String, CaseIterable, Sendable {
-    case notFound = "NotFound"
-    case invalidState = "InvalidState"
-    case invalidArgument = "InvalidArgument"
-    case limitReached = "LimitReached"
-    case storageFailed = "StorageFailed"
-    case notAuthorized = "NotAuthorized"
-
-    /// The full D-Bus error name, e.g. `io.github.tocsin.Error.NotFound`.
-    public var dbusName: String { AlarmsInterface.errorPrefix + rawValue }
 }
