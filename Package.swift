@@ -91,7 +91,10 @@ let package = Package(
         // An app built on GIO's GApplication (as GTK apps are) that uses TocsinKit.
         .executableTarget(name: "gapplication-style", dependencies: ["TocsinKit", "CGLib"], path: "Tests/GApplicationStyle"),
         .executableTarget(name: "tocsin-bench", dependencies: ["HeadlessSession"], path: "bench/Sources/tocsin-bench"),
-        .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore", "TocsinFiles", "HeadlessSession"]),
+        // What the unit tests share: fixed instants, ids and alarms.
+        .target(name: "TocsinTestSupport", dependencies: ["TocsinCore", "TocsinFiles"], path: "Tests/Support/TocsinTestSupport"),
+        .testTarget(name: "TocsinCoreTests", dependencies: ["TocsinCore", "TocsinFiles", "TocsinTestSupport", "HeadlessSession"]),
+        .testTarget(name: "TocsinFilesTests", dependencies: ["TocsinFiles", "TocsinCore", "TocsinTestSupport", "HeadlessSession"]),
         .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeMediaPlayer"),
         .executableTarget(name: "fake-notification-server", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeNotificationServer"),
         .target(name: "BusTestSupport", dependencies: ["GLibSupport", "CGLib", "TocsinCore", "HeadlessSession"], path: "Tests/Support/BusTestSupport"),

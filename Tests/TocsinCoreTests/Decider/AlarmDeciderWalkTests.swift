@@ -1,0 +1,224 @@
+import Foundation
+import Testing
+@testable import TocsinCore
+import HeadlessSession
+import TocsinFiles
+import TocsinTestSupport
+
+// AlarmDecider.swift: random walks of inputs, checked after every step against what must always
+// hold, whatever the order of things.
+@Suite("Alarm decider: random walks")
+struct AlarmDeciderWalkTests {
+    /// One walk: the state driven by random inputs, and what the outside world saw of it — the
+    /// sound playing, what was saved, every due time that rang or was missed.
+    struct Walk {
+        var run: DeciderRun
+        var generator: SplitMix
+        var seconds: TimeInterval = 0
+        /// The alarms ringing aloud, as the `.ring` and `.silence` effects left them.
+        var sounding: Set<UUID> = []
+        /// What is on disk, as the `.save`, `.commit` and `.saveAll` effects left it.
+        var saved: [UUID: Alarm] = [:]
+        var savedZone: String
+        /// Every (alarm, due time) that rang or was missed.
+        var dueTimesHandled: Set<String> = []
+        /// Alarms removed (stopped, cancelled, missed…): they must never ring again.
+        var removed: Set<UUID> = []
+        /// The wall-clock timer as last armed.
+        var armed: Date?
+        var phoneSettings = PhoneRingSettings.off
+        var nextID = 100
+        var zones: [TimeZoneRules] = [.utc, Fixture.zone("Asia/Tokyo"), Fixture.zone("America/New_York"), Fixture.zone("Europe/Paris")]
+        var zone = TimeZoneRules.utc
+        /// What happened, for the message of a failed check.
+        var trail: [String] = []
+
+        init(seed: UInt64) throws {
+            generator = SplitMix(seed: seed)
+            run = try DeciderRun()
+            savedZone = run.book.timeZone.identifier
+            for _ in 0..<Int.random(in: 2...6, using: &generator) { try schedule() }
+        }
+
+        mutating func random(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &generator) }
+        mutating func chance(_ percent: Int) -> Bool { random(1...100) <= percent }
+
+        /// A new alarm of a random kind: a timer, a fixed-date alarm, a local time (once or on
+        /// weekdays), with or without a pre-alert, a snooze, a custom button, a short late limit.
+        mutating func randomRequest() throws -> AlarmRequest {
+            let snooze: TimeInterval? = chance(60) ? Double(random(5...300)) : nil
+            let label: String? = snooze == nil && chance(40) ? "Next step" : nil
+            let ringLimit = Double(random(5...900)), lateLimit = Double(random(30...900))
+            switch random(0...3) {
+            case 0:
+                return AlarmRequest(title: "Timer", duration: Double(random(1...600)), snoozeDuration: snooze, secondaryButtonLabel: label,
+                                    ringLimit: ringLimit, lateLimit: lateLimit)
+            case 1:
+                return AlarmRequest(kind: .alarm, schedule: .fixed(at(seconds + Double(random(1...7200)))), title: "Fixed",
+                                    duration: chance(50) ? Double(random(1...600)) : 0, snoozeDuration: snooze, secondaryButtonLabel: label,
+                                    ringLimit: ringLimit, lateLimit: lateLimit)
+            default:
+                let weekdays: Set<Weekday> = chance(50) ? [] : Set(Weekday.allCases.filter { _ in chance(60) })
+                let time = try TimeOfDay(hour: random(0...23), minute: random(0...59))
+                return AlarmRequest(kind: .alarm, schedule: .timeOfDay(time, weekdays: weekdays), title: weekdays.isEmpty ? "Once" : "Weekly",
+                                    duration: chance(50) ? Double(random(1...600)) : 0, snoozeDuration: snooze, secondaryButtonLabel: label,
+                                    ringLimit: ringLimit, lateLimit: lateLimit)
+            }
+        }
+
+        mutating func schedule() throws {
+            nextID += 1
+            let change = AlarmChange.schedule(try randomRequest(), id: fixedID(nextID), owner: nil, confinement: .unconfined, ownerLimit: nil)
+            try step("schedule \(nextID)", .asked(change, by: .press))
+        }
+
+        /// One random input.
+        mutating func randomStep() throws {
+            let alarms = run.book.alarms
+            let some = alarms.isEmpty ? fixedID(999) : alarms[random(0...(alarms.count - 1))].id
+            switch random(0...99) {
+            case 0..<35:
+                // Mostly as the agent's timer wakes it; now and then after a sleep.
+                let target = chance(85) ? (armed ?? at(seconds + 60)) : at(seconds + Double(random(60...14_400)))
+                seconds = max(seconds, target.timeIntervalSince(t0)) + Double(random(0...200)) / 1000
+                try step("time", .timePassed)
+            case 35..<55:
+                let intent = [AlarmIntent.pause, .resume, .cancel, .stop, .countdown, .secondary][random(0...5)]
+                try step("\(intent) \(some)", .asked(.perform(intent, on: chance(95) ? some : fixedID(998)), by: .press))
+            case 55..<60:
+                try schedule()
+            case 60..<63:
+                try step("stop all", .asked(.stopEveryRinging, by: .press))
+            case 63..<68:
+                try step("closed \(some)", .notificationClosed(some))
+            case 68..<70:
+                try step("lost \(some)", .notificationLost(some, .bannerHandedOver))
+            case 70..<75:
+                let offset = Double(random(-3600...3600))
+                seconds += offset
+                try step("clock set by \(offset)", .clockSet(by: offset))
+            case 75..<80:
+                zone = zones[random(0...(zones.count - 1))]
+                try step("zone \(zone.identifier)", .timeZoneChanged(zone))
+            case 80..<86:
+                try restart()
+            case 86..<89:
+                try step("panel", .panelChanged(isShown: chance(50)))
+            case 89..<92:
+                phoneSettings = chance(50) ? .off : PhoneRingSettings(isEnabled: true, delay: Double(random(0...60)))
+                try step("phones", .phoneSettingsChanged(phoneSettings))
+            case 92..<95:
+                try step("sound problem", .soundProblemChanged(chance(50) ? nil : "No sound server."))
+            case 95..<97:
+                try step("server", .notificationServerChanged)
+            default:
+                if let ringing = alarms.first(where: { $0.state.name == .alerting }) { try step("phones rung", .phonesRung(ringing)) }
+            }
+        }
+
+        /// The agent stops and starts again from what was saved: the sound stops with it.
+        mutating func restart() throws {
+            trail.append("restart")
+            let loaded = AlarmBook(alarms: Array(saved.values), timeZone: Fixture.zone(savedZone))
+            run.state = AgentState(book: loaded, localeIdentifier: "C")
+            sounding = []
+            armed = nil
+            // Checked once started: before that, nothing rings or is armed yet.
+            try feed(.phoneSettingsChanged(phoneSettings))
+            try step("started", .started(in: zone))
+        }
+
+        /// Feeds `input`, carries out its effects as the agent would (a commit is saved, or now
+        /// and then fails), and checks the invariants.
+        mutating func step(_ name: String, _ input: AgentInput) throws {
+            trail.append("\(name) at \(seconds)")
+            try feed(input)
+            try check()
+        }
+
+        /// Feeds `input` and carries out its effects, without checking.
+        mutating func feed(_ input: AgentInput) throws {
+            var next: AgentInput? = input
+            while let input = next {
+                next = nil
+                for effect in run.feed(input, at: seconds) {
+                    if let report = try carryOut(effect) { next = report }
+                }
+            }
+        }
+
+        mutating func carryOut(_ effect: AgentEffect) throws -> AgentInput? {
+            switch effect {
+            case .ring(let id, _):
+                #expect(!removed.contains(id), "a removed alarm rings again: \(trail.suffix(12))")
+                sounding.insert(id)
+            case .silence(let id):
+                sounding.remove(id)
+            case .signal(let event):
+                if event.kind == .fired || event.kind == .missed, let due = event.dueDate {
+                    let key = "\(event.alarm.id) \(due.timeIntervalSince1970)"
+                    #expect(!dueTimesHandled.contains(key), "“\(event.alarm.title)” came due twice for one time: \(trail.suffix(12))")
+                    dueTimesHandled.insert(key)
+                }
+                #expect(!removed.contains(event.alarm.id), "a removed alarm changes again: \(event.kind) \(trail.suffix(12))")
+                if event.removesAlarm { removed.insert(event.alarm.id) }
+            case .save(let changes):
+                apply(changes)
+            case .commit(let changes):
+                guard chance(90) else { return .changeNotSaved(reason: "The disk is full.") }
+                apply(changes)
+                return .changeSaved
+            case .saveAll:
+                saved = Dictionary(uniqueKeysWithValues: run.book.alarms.map { ($0.id, $0) })
+                savedZone = run.book.timeZone.identifier
+            case .armDeadline(let date):
+                armed = date
+            default:
+                break
+            }
+            return nil
+        }
+
+        mutating func apply(_ changes: [JournalChange]) {
+            for change in changes {
+                switch change {
+                case .put(let alarm): saved[alarm.id] = alarm
+                case .remove(let id): saved[id] = nil
+                case .zone(let identifier): savedZone = identifier
+                }
+            }
+        }
+
+        /// What holds after every input.
+        func check() throws {
+            let book = run.book
+            let context = "\(trail.suffix(12))"
+            #expect(run.state.pendingChange == nil, "a change left waiting: \(context)")
+            // Sound plays exactly while an alarm rings: every sound started is stopped.
+            #expect(sounding == Set(book.alarms.filter { $0.state.name == .alerting }.map(\.id)), "sound and ringing disagree: \(context)")
+            // What is saved is what is held: a restart at any step loses and invents nothing.
+            #expect(saved.values.sorted(by: AgentState.oldestFirst) == book.alarms, "saved and held disagree: \(context)")
+            #expect(savedZone == book.timeZone.identifier, "saved zone \(savedZone), held \(book.timeZone.identifier): \(context)")
+            // And the state file's format carries it unchanged.
+            var writer = AlarmJSONWriter()
+            try writer.writeSnapshot(format: AlarmStore.formatVersion, timeZone: book.timeZone.identifier, alarms: book.alarms)
+            let read = try #require(AlarmJSONReader.snapshot(writer.bytes))
+            #expect(read.alarms == book.alarms && read.timeZone == book.timeZone.identifier, "the snapshot does not read back: \(context)")
+            // The agent never sleeps past a deadline.
+            if let deadline = book.nextDeadline {
+                #expect(armed.map { $0 <= deadline } == true, "armed for \(String(describing: armed)), next deadline \(deadline): \(context)")
+            }
+        }
+    }
+
+    @Test("A removed alarm never rings again, no due time rings twice, sound plays exactly while ringing, what is saved is what is held, no deadline is slept through", arguments: 1...40)
+    func walk(_ seed: Int) throws {
+        var walk = try Walk(seed: UInt64(seed) * 7919)
+        for _ in 0..<300 { try walk.randomStep() }
+        // The end: everything that rings is stopped, the rest cancelled; nothing may sound then.
+        try walk.step("stop all", .asked(.stopEveryRinging, by: .press))
+        for alarm in walk.run.book.alarms { try walk.step("cancel", .asked(.perform(.cancel, on: alarm.id), by: .press)) }
+        #expect(walk.sounding.isEmpty || walk.run.book.count > 0, "silence at the end, unless a save failed: \(walk.sounding)")
+        #expect(walk.dueTimesHandled.count > 0, "the walk rang something")
+    }
+}
