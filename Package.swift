@@ -16,7 +16,8 @@ import PackageDescription
 //   TocsinKit       the client library (talks to the agent over D-Bus), shaped like AlarmKit.
 //   AppIntents, ActivityKit  the parts of Apple's App Intents and ActivityKit that AlarmKit code
 //                   names (LiveActivityIntent, @Parameter, AlertConfiguration), re-exported by TocsinKit.
-//   tocsin          the command-line interface over TocsinKit.
+//   TocsinCommandLine  the command-line interface over TocsinKit: parsing, the commands, their output.
+//   tocsin          the command-line executable: a few lines over TocsinCommandLine.
 //   HeadlessSession a private desktop session (D-Bus, Xvfb + dunst, PulseAudio null sink) for tests and the demo.
 //   tocsin-demo     the live demo: a short cooking timer, run on the real desktop or a headless session.
 //   cooking-app     Examples/: a recipe of timed steps written with TocsinKit, as an iOS app would use AlarmKit.
@@ -61,7 +62,8 @@ let package = Package(
         .target(name: "AppIntents"),
         .target(name: "ActivityKit"),
         .target(name: "TocsinKit", dependencies: ["AppIntents", "ActivityKit", "TocsinCore", "GLibSupport", "CGLib"]),
-        .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "TocsinFiles", "GLibSupport", "CGLib"]),
+        .target(name: "TocsinCommandLine", dependencies: ["TocsinKit", "TocsinCore", "TocsinFiles", "GLibSupport", "CGLib"]),
+        .executableTarget(name: "tocsin", dependencies: ["TocsinCommandLine"]),
         .target(name: "HeadlessSession", dependencies: ["CSpawn"]),
         .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession"]),
         .executableTarget(name: "cooking-app", dependencies: ["TocsinKit"], path: "Examples/CookingApp"),
