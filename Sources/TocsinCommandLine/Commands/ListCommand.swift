@@ -49,26 +49,3 @@ private func hiddenAlertsReason(_ client: TocsinClient) throws(TocsinError) -> S
           case .string(let mechanism)? = status[AlarmWireFormat.StatusKey.doNotDisturbMechanism.rawValue] else { return nil }
     return mechanism
 }
-
-/// `tocsin show ID`: everything about one alarm.
-enum ShowCommand: Command {
-    static let name = "show"
-    static let summary = "show one alarm or timer in full"
-    static let help = """
-        Usage: tocsin show ID [--json]
-
-        Shows everything about one alarm or timer, hooks included. ID may be any unique prefix.
-
-          --json   one JSON object (the keys of the D-Bus API, plus "remaining")
-        """
-
-    static func run(_ arguments: [String]) throws(CommandError) {
-        let parsed = try ParsedArguments(arguments, command: name, flags: ["--json"])
-        try parsed.expectPositionals(["ID"], command: name)
-        let client: TocsinClient
-        do { client = try TocsinClient() } catch { throw CommandError(error) }
-        let alarm = try AlarmResolver(client: client).alarm(named: parsed.positionals[0])
-        let now = Date()
-        print(parsed.flags.contains("--json") ? AlarmText.json(AlarmText.jsonObject(alarm, at: now)) : AlarmText.details(of: alarm, at: now))
-    }
-}
