@@ -23,22 +23,27 @@ public enum CommandLineTool {
         agent, 2 usage error, 3 agent not reachable.
         """
 
-    /// Runs `tocsin` with `arguments` (those after the program's name) and returns the exit
-    /// status: 0 done, 1 refused by the agent, 2 usage error, 3 agent not reachable.
+    /// Runs `tocsin` with `arguments` (those after the program's name) on this terminal and
+    /// returns the exit status: 0 done, 1 refused by the agent, 2 usage error, 3 agent not reachable.
     @MainActor
     public static func run(_ arguments: [String]) -> Int32 {
+        run(arguments, in: .terminal)
+    }
+
+    /// Runs `tocsin` with `arguments` in `context`; returns the exit status.
+    static func run(_ arguments: [String], in context: CommandContext) -> Int32 {
         var arguments = arguments
         guard let name = arguments.first else {
-            Output.note(overview)
+            context.output.note(overview)
             return 2
         }
         arguments.removeFirst()
         switch name {
         case "--help", "-h", "help":
-            print(overview)
+            context.output.result(overview)
             return 0
         case "--version":
-            print("tocsin \(TocsinVersion.string)")
+            context.output.result("tocsin \(TocsinVersion.string)")
             return 0
         default:
             break
@@ -46,15 +51,15 @@ public enum CommandLineTool {
         let wantsHelp = arguments.contains("--help") || arguments.contains("-h")
         do throws(CommandError) {
             if let command = commands.first(where: { $0.name == name }) {
-                if wantsHelp { print(command.help) } else { try command.run(arguments) }
+                if wantsHelp { context.output.result(command.help) } else { try command.run(arguments, in: context) }
             } else if let command = IntentCommand.all.first(where: { $0.name == name }) {
-                if wantsHelp { print(command.help) } else { try command.run(arguments) }
+                if wantsHelp { context.output.result(command.help) } else { try command.run(arguments, in: context) }
             } else {
                 throw .usage("Unknown command “\(name)”.", command: nil)
             }
             return 0
         } catch {
-            Output.note("tocsin: \(error.message)")
+            context.output.note("tocsin: \(error.message)")
             return error.exitStatus
         }
     }

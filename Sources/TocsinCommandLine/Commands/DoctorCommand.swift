@@ -1,7 +1,5 @@
 import Foundation
 import TocsinCore
-import TocsinKit
-import TocsinFiles
 
 /// `tocsin doctor`: will my alarms be seen and heard on this desktop? One line per check, with
 /// what to do about anything that is not fine.
@@ -24,33 +22,17 @@ enum DoctorCommand: Command {
           --json   one JSON array of {"check", "level", "message", "fix"}
         """
 
-    static func run(_ arguments: [String]) throws(CommandError) {
+    static func run(_ arguments: [String], in context: CommandContext) throws(CommandError) {
         let parsed = try ParsedArguments(arguments, command: name, flags: ["--json"])
         try parsed.expectPositionals([], command: name)
-        let client: TocsinClient
-        do { client = try TocsinClient() } catch { throw CommandError(error) }
-        let findings = examine(client)
+        let client: any AgentClient
+        do { client = try context.connect() } catch { throw CommandError(error) }
+        let report = DoctorReport(findings: examine(client, in: context))
         if parsed.flags.contains("--json") {
-            Output.line(AlarmText.json(.array(findings.map { finding in
-                var object: [String: JSONValue] = ["check": .string(finding.check), "level": .string(finding.level.rawValue), "message": .string(finding.message)]
-                object["fix"] = finding.fix.map(JSONValue.string)
-                return .object(object)
-            })))
+            context.output.line(report.json)
         } else {
-            for finding in findings {
-                let mark = switch finding.level {
-                case .ok: "ok      "
-                case .optional: "optional"
-                case .warning: "warning "
-                case .problem: "PROBLEM "
-                }
-                Output.line("\(mark) \(finding.check): \(finding.message)")
-                if let fix = finding.fix { Output.line("         → \(fix)") }
-            }
-            Output.line(ReadinessReport.summary(of: findings.map(\.level)))
+            for line in report.lines { context.output.line(line) }
         }
-        if findings.contains(where: { $0.level == .problem }) {
-            throw .refused("\(findings.filter { $0.level == .problem }.count) problem(s) found.")
-        }
+        if let failure = report.failure { throw failure }
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import TocsinCore
-import TocsinKit
 
 /// `tocsin list`: every alarm and timer with its state.
 enum ListCommand: Command {
@@ -15,35 +14,35 @@ enum ListCommand: Command {
           --json   one JSON array of alarm objects (the keys of the D-Bus API, plus "remaining")
         """
 
-    static func run(_ arguments: [String]) throws(CommandError) {
+    static func run(_ arguments: [String], in context: CommandContext) throws(CommandError) {
         let parsed = try ParsedArguments(arguments, command: name, flags: ["--json"])
         try parsed.expectPositionals([], command: name)
-        let client: TocsinClient
+        let client: any AgentClient
         let alarms: [Alarm]
         do {
-            client = try TocsinClient()
+            client = try context.connect()
             alarms = try client.alarms()
         } catch {
             throw CommandError(error)
         }
-        let now = Date()
+        let now = context.now()
         let ringing = alarms.filter { $0.state.name == .alerting }
         if !ringing.isEmpty, let hiddenBy = try? hiddenAlertsReason(client) {
             // Alerts are invisible on screen: the list is where the user finds what rings.
-            Output.note("Ringing with its alert hidden (\(hiddenBy)): \(ringing.map { "“\($0.title)” (\(AlarmText.shortID($0.id)))" }.joined(separator: ", ")). Stop with “tocsin stop”.")
+            context.output.note("Ringing with its alert hidden (\(hiddenBy)): \(ringing.map { "“\($0.title)” (\(AlarmText.shortID($0.id)))" }.joined(separator: ", ")). Stop with “tocsin stop”.")
         }
         if parsed.flags.contains("--json") {
-            print(AlarmText.json(.array(alarms.map { AlarmText.jsonObject($0, at: now) })))
+            context.output.result(AlarmText.json(.array(alarms.map { AlarmText.jsonObject($0, at: now) })))
         } else if alarms.isEmpty {
-            Output.note("No alarms or timers.")
+            context.output.note("No alarms or timers.")
         } else {
-            print(AlarmText.table(alarms, at: now))
+            context.output.result(context.text.table(alarms, at: now))
         }
     }
 }
 
 /// Why alerts are hidden right now (a do-not-disturb that hides even critical alerts), or `nil`.
-private func hiddenAlertsReason(_ client: TocsinClient) throws(TocsinError) -> String? {
+private func hiddenAlertsReason(_ client: any AgentClient) throws(TocsinError) -> String? {
     let status = try client.status()
     guard status[AlarmWireFormat.StatusKey.doNotDisturbHidesAlerts.rawValue] == .bool(true),
           case .string(let mechanism)? = status[AlarmWireFormat.StatusKey.doNotDisturbMechanism.rawValue] else { return nil }

@@ -1,6 +1,5 @@
 import Foundation
 import TocsinCore
-import TocsinKit
 
 /// `tocsin show ID`: everything about one alarm.
 enum ShowCommand: Command {
@@ -14,13 +13,13 @@ enum ShowCommand: Command {
           --json   one JSON object (the keys of the D-Bus API, plus "remaining")
         """
 
-    static func run(_ arguments: [String]) throws(CommandError) {
+    static func run(_ arguments: [String], in context: CommandContext) throws(CommandError) {
         let parsed = try ParsedArguments(arguments, command: name, flags: ["--json"])
         try parsed.expectPositionals(["ID"], command: name)
-        let client: TocsinClient
-        do { client = try TocsinClient() } catch { throw CommandError(error) }
+        let client: any AgentClient
+        do { client = try context.connect() } catch { throw CommandError(error) }
         let alarm = try AlarmResolver(client: client).alarm(named: parsed.positionals[0])
-        let now = Date()
-        print(parsed.flags.contains("--json") ? AlarmText.json(AlarmText.jsonObject(alarm, at: now)) : AlarmText.details(of: alarm, at: now))
+        let now = context.now()
+        context.output.result(parsed.flags.contains("--json") ? AlarmText.json(AlarmText.jsonObject(alarm, at: now)) : context.text.details(of: alarm, at: now))
     }
 }

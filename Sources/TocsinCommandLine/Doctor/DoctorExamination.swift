@@ -1,13 +1,12 @@
 import Foundation
 import TocsinCore
-import TocsinKit
 
 // What `tocsin doctor` finds: the agent's own account of this desktop (its status), or, when it
 // does not answer, what the command line can ask the notification server itself.
 extension DoctorCommand {
     /// Every finding, in the order they are printed: the agent, notifications and do-not-disturb,
     /// sound, the local checks, the alarm sound, waking, the time zone, a panel, the state file.
-    static func examine(_ client: TocsinClient) -> [Finding] {
+    static func examine(_ client: any AgentClient, in context: CommandContext) -> [Finding] {
         let status: [String: WireValue]
         do {
             status = try client.status()
@@ -26,8 +25,15 @@ extension DoctorCommand {
                 + notificationFindings(server: probe.map { "\($0.identity.name) \($0.identity.version)" },
                                        drawsButtons: probe?.profile.drawsButtons, drawsProgress: probe.map { $0.profile.progress != .none },
                                        doNotDisturb: dnd)
-                + localChecks()
+                + localChecks(in: context)
         }
+        return findings(fromStatus: status, local: localChecks(in: context), now: context.now(), terminalZone: .current)
+    }
+
+    /// The findings the agent's `status` gives, with `local` (what the command line sees for
+    /// itself) after the sound's, and the agent's time zone compared with `terminalZone`, the
+    /// terminal's, at `now` and half a year later.
+    static func findings(fromStatus status: [String: WireValue], local: [Finding], now: Date, terminalZone: TimeZone) -> [Finding] {
         typealias Key = AlarmWireFormat.StatusKey
         func string(_ key: Key) -> String? { if case .string(let value)? = status[key.rawValue] { value } else { nil } }
         func bool(_ key: Key) -> Bool? { if case .bool(let value)? = status[key.rawValue] { value } else { nil } }
@@ -44,7 +50,7 @@ extension DoctorCommand {
         } else {
             findings.append(Finding(check: "sound", level: .ok, message: "the agent reaches the sound server"))
         }
-        findings += localChecks()
+        findings += local
         if bool(.alarmSoundInstalled) == false {
             findings.append(Finding(check: "alarm sound", level: .warning, message: "the sound theme's alarm-clock-elapsed is not installed",
                                     fix: "Install sound-theme-freedesktop, or give alarms a --sound."))
@@ -61,13 +67,12 @@ extension DoctorCommand {
         let agentZone = string(.timeZone) ?? "?"
         // Names differ between libraries ("Etc/UTC", "GMT"); what matters is the same clock now
         // and in half a year.
-        let now = Date()
         let sameClock = TimeZoneRules(identifier: agentZone).map { zone in
-            [0, 182 * 86_400].allSatisfy { zone.secondsFromGMT(for: now + $0) == TimeZone.current.secondsFromGMT(for: now + $0) }
+            [0, 182 * 86_400].allSatisfy { zone.secondsFromGMT(for: now + $0) == terminalZone.secondsFromGMT(for: now + $0) }
         } ?? false
         findings.append(sameClock
             ? Finding(check: "time zone", level: .ok, message: agentZone)
-            : Finding(check: "time zone", level: .warning, message: "the agent uses \(agentZone), this terminal \(TimeZone.current.identifier)",
+            : Finding(check: "time zone", level: .warning, message: "the agent uses \(agentZone), this terminal \(terminalZone.identifier)",
                       fix: "Local alarm times follow the agent's zone; set TZ the same way for both, or unset it."))
         if let panel = string(.panel).flatMap(PanelReadiness.Host.init(rawValue:)) {
             findings.append(Finding(check: "panel", PanelReadiness.report(panel)))

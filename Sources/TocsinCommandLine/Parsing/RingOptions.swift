@@ -1,6 +1,5 @@
 import Foundation
 import TocsinCore
-import TocsinKit
 
 /// The options timers and alarms share: what they are called, how they ring, and their hooks.
 struct RingOptions {
