@@ -101,6 +101,7 @@ let package = Package(
         .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "TocsinFiles", "GLibSupport", "CGLib", "BusTestSupport", "HeadlessSession"]),
         .testTarget(name: "HeadlessSessionTests", dependencies: ["HeadlessSession"]),
         .testTarget(name: "TocsinKitTests", dependencies: ["TocsinKit", "HeadlessSession", "TocsinCore", "BusTestSupport", "GLibSupport", "CGLib"]),
+        .testTarget(name: "TocsinCommandLineTests", dependencies: ["TocsinCommandLine", "TocsinCore", "TocsinKit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "BusTestSupport", "GLibSupport", "CGLib", "TocsinCore", "TocsinFiles"]),
     ],
     swiftLanguageModes: [.v6]
