@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layering (see docs/ARCHITECTURE.md):
-//   TocsinCore      pure Swift model, state machine, parsing, persistence. Imports no C module.
+//   TocsinCore      pure Swift: model, state machine, the decider, parsing, file formats. No C module, no I/O.
+//   TocsinFiles     Tocsin's files (alarms' snapshot and journal, settings, answers) and the zone files.
 //   CGLib           GLib/GIO: GDBus (the D-Bus service and client, notifications), GSettings, fd sources.
 //   CCanberra       libcanberra.
 //   CNotify         libnotify: the agent's notifications.
@@ -16,12 +17,14 @@ import PackageDescription
 //   TocsinKit       the client library (talks to the agent over D-Bus), shaped like AlarmKit.
 //   AppIntents, ActivityKit  the parts of Apple's App Intents and ActivityKit that AlarmKit code
 //                   names (LiveActivityIntent, @Parameter, AlertConfiguration), re-exported by TocsinKit.
-//   tocsin          the command-line interface over TocsinKit.
+//   TocsinCommandLine  the command-line interface over TocsinKit: parsing, the commands, their output.
+//   tocsin          the command-line executable: a few lines over TocsinCommandLine.
 //   HeadlessSession a private desktop session (D-Bus, Xvfb + dunst, PulseAudio null sink) for tests and the demo.
 //   tocsin-demo     the live demo: a short cooking timer, run on the real desktop or a headless session.
 //   cooking-app     Examples/: a recipe of timed steps written with TocsinKit, as an iOS app would use AlarmKit.
 //   chime-*         Tests/PortedApp: an iPhone alarm app's AlarmKit code with its imports changed, built three ways.
 //   tocsin-bench    benchmarks against `at`, `sleep; notify-send` and KAlarm (bench/).
+//   TocsinTestSupport  fixtures the unit tests share (Tests/Support).
 let package = Package(
     name: "Tocsin",
     platforms: [.macOS(.v14)],
@@ -61,7 +64,8 @@ let package = Package(
         .target(name: "AppIntents"),
         .target(name: "ActivityKit"),
         .target(name: "TocsinKit", dependencies: ["AppIntents", "ActivityKit", "TocsinCore", "GLibSupport", "CGLib"]),
-        .executableTarget(name: "tocsin", dependencies: ["TocsinKit", "TocsinCore", "TocsinFiles", "GLibSupport", "CGLib"]),
+        .target(name: "TocsinCommandLine", dependencies: ["TocsinKit", "TocsinCore", "TocsinFiles", "GLibSupport", "CGLib"]),
+        .executableTarget(name: "tocsin", dependencies: ["TocsinCommandLine"]),
         .target(name: "HeadlessSession", dependencies: ["CSpawn"]),
         .executableTarget(name: "tocsin-demo", dependencies: ["HeadlessSession"]),
         .executableTarget(name: "cooking-app", dependencies: ["TocsinKit"], path: "Examples/CookingApp"),
@@ -102,6 +106,7 @@ let package = Package(
         .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "TocsinFiles", "GLibSupport", "CGLib", "BusTestSupport", "HeadlessSession"]),
         .testTarget(name: "HeadlessSessionTests", dependencies: ["HeadlessSession"]),
         .testTarget(name: "TocsinKitTests", dependencies: ["TocsinKit", "HeadlessSession", "TocsinCore", "BusTestSupport", "GLibSupport", "CGLib"]),
+        .testTarget(name: "TocsinCommandLineTests", dependencies: ["TocsinCommandLine", "TocsinCore", "TocsinKit"]),
         .testTarget(name: "IntegrationTests", dependencies: ["HeadlessSession", "BusTestSupport", "GLibSupport", "CGLib", "TocsinCore", "TocsinFiles"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,56 +1,7 @@
 import Foundation
-import TocsinCore
+import TocsinCommandLine
 
-// tocsin: the command line for the Tocsin agent. Each command lives in its own file; this one
-// only picks the command and turns errors into messages and exit statuses.
-
-let commands: [any Command.Type] = [TimerCommand.self, AlarmCommand.self, ListCommand.self, ShowCommand.self, WatchCommand.self, StatusCommand.self, DoctorCommand.self, AuthCommand.self, PhoneCommand.self, ConfigCommand.self]
-
-let overview = """
-    Usage: tocsin COMMAND [options]
-
-    Alarms and timers that ring no matter what, from the command line.
-
-    Commands:
-    \((commands.map { ($0.name, $0.summary) } + IntentCommand.all.map { ($0.name, $0.summary) })
-        .map { "  \($0.0.padding(toLength: 8, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n"))
-
-    “tocsin COMMAND --help” tells more about each. Exit status: 0 done, 1 refused by the
-    agent, 2 usage error, 3 agent not reachable.
-    """
-
-@MainActor
-func main() -> Int32 {
-    var arguments = Array(CommandLine.arguments.dropFirst())
-    guard let name = arguments.first else {
-        Output.note(overview)
-        return 2
-    }
-    arguments.removeFirst()
-    switch name {
-    case "--help", "-h", "help":
-        print(overview)
-        return 0
-    case "--version":
-        print("tocsin \(TocsinVersion.string)")
-        return 0
-    default:
-        break
-    }
-    let wantsHelp = arguments.contains("--help") || arguments.contains("-h")
-    do throws(CommandError) {
-        if let command = commands.first(where: { $0.name == name }) {
-            if wantsHelp { print(command.help) } else { try command.run(arguments) }
-        } else if let command = IntentCommand.all.first(where: { $0.name == name }) {
-            if wantsHelp { print(command.help) } else { try command.run(arguments) }
-        } else {
-            throw .usage("Unknown command “\(name)”.", command: nil)
-        }
-        return 0
-    } catch {
-        Output.note("tocsin: \(error.message)")
-        return error.exitStatus
-    }
-}
-
-exit(main())
+// tocsin: the command line for the Tocsin agent. Everything it does is in TocsinCommandLine,
+// where the unit tests reach it; this only hands it the process's arguments and exits with its
+// status.
+exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst())))

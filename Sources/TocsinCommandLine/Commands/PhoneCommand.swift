@@ -26,11 +26,11 @@ enum PhoneCommand: Command {
         app can answer a ringing alarm; --remove takes them away again. Other run commands are kept.
         """
 
-    static func run(_ arguments: [String]) throws(CommandError) {
+    static func run(_ arguments: [String], in context: CommandContext) throws(CommandError) {
         let parsed = try ParsedArguments(arguments, command: name, options: ["--after"], flags: ["--remove"])
         guard let action = parsed.positionals.first else { throw .usage("Missing what to do: enable, disable, status or setup.", command: name) }
         if action != "setup", parsed.flags.contains("--remove") { throw .usage("--remove goes with setup.", command: name) }
-        let store = PhoneSettingsStore()
+        let store = PhoneSettingsStore(directory: context.settingsDirectory)
         switch action {
         case "enable", "disable":
             try parsed.expectPositionals([action], command: name)
@@ -44,13 +44,13 @@ enum PhoneCommand: Command {
             do { current = try store.load() } catch { throw .refused("\(error.message); fix or remove it first.") }
             let settings = action == "enable" ? PhoneRingSettings(isEnabled: true, delay: delay) : PhoneRingSettings(isEnabled: false, delay: current.delay)
             do { try store.save(settings) } catch { throw .refused(error.message) }
-            Output.line(describe(settings))
+            context.output.line(describe(settings))
         case "status":
             try parsed.expectPositionals(["status"], command: name)
-            do { Output.line(describe(try store.load())) } catch { throw .refused(error.message) }
+            do { context.output.line(describe(try store.load())) } catch { throw .refused(error.message) }
         case "setup":
             try parsed.expectPositionals(["setup"], command: name)
-            try setUpRunCommands(removing: parsed.flags.contains("--remove"))
+            try setUpRunCommands(removing: parsed.flags.contains("--remove"), output: context.output)
         default:
             throw .usage("Unknown phone action “\(AlarmInputError.quotable(action.prefix(20)))”: enable, disable, status or setup.", command: name)
         }
@@ -58,8 +58,8 @@ enum PhoneCommand: Command {
 
     /// Adds Tocsin's run commands to every paired phone's, or removes them, keeping the others,
     /// in each phone service that answers (KDE Connect, GSConnect); run commands it cannot read
-    /// are left as they are, and said.
-    static func setUpRunCommands(removing: Bool) throws(CommandError) {
+    /// are left as they are, and said on `output`.
+    static func setUpRunCommands(removing: Bool, output: any CommandOutput) throws(CommandError) {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "tocsin"
         let ours = KDEConnectRunCommands.tocsinCommands(executable: executable)
         let outcomes = [(PhoneReach.Service.kdeConnect, setUpKDEConnect(ours, removing: removing)),
@@ -73,7 +73,7 @@ enum PhoneCommand: Command {
                 answered.append(service)
                 devices += done.count + failed.count
                 for device in done {
-                    Output.line(removing ? "\(device): Stop alarm and Snooze alarm removed." : "\(device): Stop alarm and Snooze alarm added.")
+                    output.line(removing ? "\(device): Stop alarm and Snooze alarm removed." : "\(device): Stop alarm and Snooze alarm added.")
                 }
                 failures += failed
             }

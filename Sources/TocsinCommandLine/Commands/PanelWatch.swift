@@ -10,7 +10,8 @@ import TocsinKit
 /// With nothing counting down it sets no timer, and so wakes up for nothing.
 final class PanelWatch {
     private let format: PanelFormat
-    private let client: TocsinClient
+    private let client: any AgentClient
+    private let output: any CommandOutput
     private var alarms: [UUID: Alarm] = [:]
     private var agentRunning = false
     /// What the last line showed, its progress left out: like the notification, a line is
@@ -18,10 +19,11 @@ final class PanelWatch {
     private var lastShown: PanelSummary?
     private var tick: TimeoutHandle?
 
-    /// A watch printing lines of `format`, fed by `client` (on the main loop).
-    init(format: PanelFormat, client: TocsinClient) {
+    /// A watch printing lines of `format` on `output`, fed by `client` (on the main loop).
+    init(format: PanelFormat, client: any AgentClient, output: any CommandOutput) {
         self.format = format
         self.client = client
+        self.output = output
     }
 
     /// Subscribes to the agent's changes and its comings and goings; the first report of the
@@ -53,7 +55,7 @@ final class PanelWatch {
         var shown = summary
         shown.percentage = 0
         if shown != lastShown {
-            Output.line(summary.line(as: format))
+            output.line(summary.line(as: format))
             lastShown = shown
         }
         if summary.changesWithTime {

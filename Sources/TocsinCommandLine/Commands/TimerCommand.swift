@@ -20,15 +20,15 @@ enum TimerCommand: Command {
         Example: tocsin timer 3m --title Pasta --snooze 1m
         """
 
-    static func run(_ arguments: [String]) throws(CommandError) {
+    static func run(_ arguments: [String], in context: CommandContext) throws(CommandError) {
         let parsed = try ParsedArguments(arguments, command: name, options: RingOptions.names, flags: RingOptions.flags)
         try parsed.expectPositionals(["DURATION"], command: name)
         let options = try RingOptions(parsed, command: name)
         let duration = try RingOptions.duration(parsed.positionals[0], what: "DURATION", command: name)
         let request = options.request(kind: .timer, duration: duration)
-        let now = Date()
-        let alarm = try RequestSender.schedule(request, now: now, command: name)
+        let now = context.now()
+        let alarm = try RequestSender.schedule(request, now: now, command: name, in: context)
         let fireDate = alarm.fireDate ?? now.addingTimeInterval(request.duration)
-        Output.note("“\(alarm.title)” rings in \(DurationFormat.spoken(request.duration)), at \(AlarmText.writer.timeOfDay(fireDate)).")
+        context.output.note("“\(alarm.title)” rings in \(DurationFormat.spoken(request.duration)), at \(context.text.writer.timeOfDay(fireDate)).")
     }
 }

@@ -1,10 +1,9 @@
 import Foundation
 import TocsinCore
-import TocsinKit
 
 /// Finds the alarm a user means by an id or a unique id prefix ("3f2b" for 3f2b8c1e-…).
 struct AlarmResolver {
-    let client: TocsinClient
+    let client: any AgentClient
 
     /// The alarm `text` names, or an error saying none or several match.
     func alarm(named text: String) throws(CommandError) -> Alarm {

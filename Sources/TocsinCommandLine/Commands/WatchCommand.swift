@@ -25,7 +25,7 @@ enum WatchCommand: Command {
                             (tail = true): the text. Bind a click to “tocsin stop”.
         """
 
-    static func run(_ arguments: [String]) throws(CommandError) {
+    static func run(_ arguments: [String], in context: CommandContext) throws(CommandError) {
         let parsed = try ParsedArguments(arguments, command: name, options: ["--format"], flags: ["--json"])
         try parsed.expectPositionals([], command: name)
         let json = parsed.flags.contains("--json")
@@ -37,10 +37,10 @@ enum WatchCommand: Command {
             guard !json else { throw .usage("--json and --format go one at a time.", command: name) }
             panelFormat = format
         }
-        let client: TocsinClient
-        do { client = try TocsinClient() } catch { throw CommandError(error) }
+        let client: any AgentClient
+        do { client = try context.connect() } catch { throw CommandError(error) }
         if let panelFormat {
-            let panel = PanelWatch(format: panelFormat, client: client)
+            let panel = PanelWatch(format: panelFormat, client: client, output: context.output)
             panel.start()
             let loop = MainLoop()
             loop.quitOnTerminationSignals { _ in }
@@ -49,13 +49,13 @@ enum WatchCommand: Command {
         }
         client.watch { change in
             if json {
-                Output.line(AlarmText.json(.object([
+                context.output.line(AlarmText.json(.object([
                     "time": .number(change.receivedAt.timeIntervalSince1970),
                     "event": .string(change.event.rawValue),
                     "alarm": AlarmText.jsonObject(change.alarm, at: change.receivedAt),
                 ])))
             } else {
-                Output.line(AlarmText.watchLine(change.event, change.alarm, removed: change.isRemoval, at: change.receivedAt))
+                context.output.line(context.text.watchLine(change.event, change.alarm, removed: change.isRemoval, at: change.receivedAt))
             }
         }
         var agentPresent: Bool?
@@ -64,9 +64,9 @@ enum WatchCommand: Command {
             // The first report is the state at start: say only if the agent is missing.
             guard agentPresent != nil || !present else { return }
             if json {
-                Output.line(AlarmText.json(.object(["time": .number(Date().timeIntervalSince1970), "event": .string(present ? "agent-started" : "agent-stopped")])))
+                context.output.line(AlarmText.json(.object(["time": .number(context.now().timeIntervalSince1970), "event": .string(present ? "agent-started" : "agent-stopped")])))
             } else {
-                Output.note(present ? "The agent is running again." : "The agent is not running; waiting for it to start.")
+                context.output.note(present ? "The agent is running again." : "The agent is not running; waiting for it to start.")
             }
         }
         let loop = MainLoop()

@@ -38,7 +38,7 @@ enum AlarmCommand: Command {
                   tocsin alarm 7am --in-days 2 --pre-alert 10m
         """
 
-    static func run(_ arguments: [String]) throws(CommandError) {
+    static func run(_ arguments: [String], in context: CommandContext) throws(CommandError) {
         let parsed = try ParsedArguments(
             arguments, command: name,
             options: RingOptions.names.union(["--date", "--in-days", "--repeat", "--pre-alert"]),
@@ -46,27 +46,27 @@ enum AlarmCommand: Command {
         try parsed.expectPositionals(["TIME"], command: name)
         let settings: CommandLineSettings
         do {
-            settings = try CommandLineSettingsStore().load()
+            settings = try CommandLineSettingsStore(directory: context.settingsDirectory).load()
         } catch {
             // The alarm matters more than the setting: it is set, with the defaults, and said.
-            Output.note("\(error.message); this alarm gets the default Snooze (\(DurationFormat.spoken(CommandLineSettings.defaultAlarmSnooze))).")
+            context.output.note("\(error.message); this alarm gets the default Snooze (\(DurationFormat.spoken(CommandLineSettings.defaultAlarmSnooze))).")
             settings = .defaults
         }
         let options = try RingOptions(parsed, command: name).withDefaultSnooze(settings)
-        let now = Date()
-        let zone = TimeZoneRules.terminal
+        let now = context.now()
+        let zone = context.timeZone
         let schedule = try schedule(from: parsed, now: now, in: zone)
         let preAlert = try parsed.values["--pre-alert"].map { text throws(CommandError) in
             try RingOptions.duration(text, what: "--pre-alert", command: name)
         }
         let request = options.request(kind: .alarm, schedule: schedule, duration: preAlert ?? 0)
-        let alarm = try RequestSender.schedule(request, now: now, command: name)
+        let alarm = try RequestSender.schedule(request, now: now, command: name, in: context)
         if let fireDate = alarm.fireDate {
             var note = "“\(alarm.title)” rings \(ScheduleCalculator.describe(fireDate, in: zone)), in \(DurationFormat.spoken(fireDate.timeIntervalSince(now)))"
             if let schedule = alarm.schedule, schedule.isRepeating {
                 note += ", then \(schedule.description(in: zone))"
             }
-            Output.note(note + ".")
+            context.output.note(note + ".")
         }
     }
 

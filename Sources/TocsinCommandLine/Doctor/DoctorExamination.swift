@@ -1,80 +1,12 @@
 import Foundation
 import TocsinCore
-import TocsinKit
-import TocsinFiles
 
-/// `tocsin doctor`: will my alarms be seen and heard on this desktop? One line per check, with
-/// what to do about anything that is not fine.
-enum DoctorCommand: Command {
-    static let name = "doctor"
-    static let summary = "check that alarms will be seen and heard on this desktop"
-    static let help = """
-        Usage: tocsin doctor [--json]
-
-        Checks, each marked ok, optional, warning or problem, with what to do: the agent
-        (running or startable), the notification server (buttons, progress bars), do-not-disturb
-        and what it means for alarms, the sound server and the alarm sound, waking a suspended
-        machine, the time zone, the state directory, and the parts that add to Tocsin without
-        being needed (a panel that shows its tray item, a phone link): "optional" names one
-        that is not there, and is no fault. A closing line says whether all is well.
-
-        Exit status: 0 when nothing is a problem (warnings allowed), 1 when something is, 3
-        when the session bus itself cannot be reached.
-
-          --json   one JSON array of {"check", "level", "message", "fix"}
-        """
-
-    /// One finding.
-    struct Finding {
-        typealias Level = ReadinessReport.Level
-        let check: String
-        let level: Level
-        let message: String
-        var fix: String? = nil
-
-        init(check: String, level: Level, message: String, fix: String? = nil) {
-            self.check = check
-            self.level = level
-            self.message = message
-            self.fix = fix
-        }
-
-        init(check: String, _ report: ReadinessReport) {
-            self.init(check: check, level: report.level, message: report.message, fix: report.fix)
-        }
-    }
-
-    static func run(_ arguments: [String]) throws(CommandError) {
-        let parsed = try ParsedArguments(arguments, command: name, flags: ["--json"])
-        try parsed.expectPositionals([], command: name)
-        let client: TocsinClient
-        do { client = try TocsinClient() } catch { throw CommandError(error) }
-        let findings = examine(client)
-        if parsed.flags.contains("--json") {
-            Output.line(AlarmText.json(.array(findings.map { finding in
-                var object: [String: JSONValue] = ["check": .string(finding.check), "level": .string(finding.level.rawValue), "message": .string(finding.message)]
-                object["fix"] = finding.fix.map(JSONValue.string)
-                return .object(object)
-            })))
-        } else {
-            for finding in findings {
-                let mark = switch finding.level {
-                case .ok: "ok      "
-                case .optional: "optional"
-                case .warning: "warning "
-                case .problem: "PROBLEM "
-                }
-                Output.line("\(mark) \(finding.check): \(finding.message)")
-                if let fix = finding.fix { Output.line("         → \(fix)") }
-            }
-            Output.line(ReadinessReport.summary(of: findings.map(\.level)))
-        }
-        if findings.contains(where: { $0.level == .problem }) {
-            throw .refused("\(findings.filter { $0.level == .problem }.count) problem(s) found.")
-        }
-    }
-
-    private static func examine(_ client: TocsinClient) -> [Finding] {
+// What `tocsin doctor` finds: the agent's own account of this desktop (its status), or, when it
+// does not answer, what the command line can ask the notification server itself.
+extension DoctorCommand {
+    /// Every finding, in the order they are printed: the agent, notifications and do-not-disturb,
+    /// sound, the local checks, the alarm sound, waking, the time zone, a panel, the state file.
+    static func examine(_ client: any AgentClient, in context: CommandContext) -> [Finding] {
         let status: [String: WireValue]
         do {
             status = try client.status()
@@ -93,8 +25,15 @@ enum DoctorCommand: Command {
                 + notificationFindings(server: probe.map { "\($0.identity.name) \($0.identity.version)" },
                                        drawsButtons: probe?.profile.drawsButtons, drawsProgress: probe.map { $0.profile.progress != .none },
                                        doNotDisturb: dnd)
-                + localChecks()
+                + localChecks(in: context)
         }
+        return findings(fromStatus: status, local: localChecks(in: context), now: context.now(), terminalZone: .current)
+    }
+
+    /// The findings the agent's `status` gives, with `local` (what the command line sees for
+    /// itself) after the sound's, and the agent's time zone compared with `terminalZone`, the
+    /// terminal's, at `now` and half a year later.
+    static func findings(fromStatus status: [String: WireValue], local: [Finding], now: Date, terminalZone: TimeZone) -> [Finding] {
         typealias Key = AlarmWireFormat.StatusKey
         func string(_ key: Key) -> String? { if case .string(let value)? = status[key.rawValue] { value } else { nil } }
         func bool(_ key: Key) -> Bool? { if case .bool(let value)? = status[key.rawValue] { value } else { nil } }
@@ -111,7 +50,7 @@ enum DoctorCommand: Command {
         } else {
             findings.append(Finding(check: "sound", level: .ok, message: "the agent reaches the sound server"))
         }
-        findings += localChecks()
+        findings += local
         if bool(.alarmSoundInstalled) == false {
             findings.append(Finding(check: "alarm sound", level: .warning, message: "the sound theme's alarm-clock-elapsed is not installed",
                                     fix: "Install sound-theme-freedesktop, or give alarms a --sound."))
@@ -128,13 +67,12 @@ enum DoctorCommand: Command {
         let agentZone = string(.timeZone) ?? "?"
         // Names differ between libraries ("Etc/UTC", "GMT"); what matters is the same clock now
         // and in half a year.
-        let now = Date()
         let sameClock = TimeZoneRules(identifier: agentZone).map { zone in
-            [0, 182 * 86_400].allSatisfy { zone.secondsFromGMT(for: now + $0) == TimeZone.current.secondsFromGMT(for: now + $0) }
+            [0, 182 * 86_400].allSatisfy { zone.secondsFromGMT(for: now + $0) == terminalZone.secondsFromGMT(for: now + $0) }
         } ?? false
         findings.append(sameClock
             ? Finding(check: "time zone", level: .ok, message: agentZone)
-            : Finding(check: "time zone", level: .warning, message: "the agent uses \(agentZone), this terminal \(TimeZone.current.identifier)",
+            : Finding(check: "time zone", level: .warning, message: "the agent uses \(agentZone), this terminal \(terminalZone.identifier)",
                       fix: "Local alarm times follow the agent's zone; set TZ the same way for both, or unset it."))
         if let panel = string(.panel).flatMap(PanelReadiness.Host.init(rawValue:)) {
             findings.append(Finding(check: "panel", PanelReadiness.report(panel)))
@@ -158,7 +96,7 @@ enum DoctorCommand: Command {
 
     /// The notification server's findings, from the agent's status or from asking the server:
     /// who it is and what it draws, and its do-not-disturb.
-    private static func notificationFindings(server: String?, drawsButtons: Bool?, drawsProgress: Bool?,
+    static func notificationFindings(server: String?, drawsButtons: Bool?, drawsProgress: Bool?,
                                              doNotDisturb: DoNotDisturbReport?) -> [Finding] {
         var findings: [Finding] = []
         if let server {
@@ -184,35 +122,5 @@ enum DoctorCommand: Command {
             findings.append(Finding(check: "do not disturb", level: .ok, message: "state unknown for this server; alarms ring either way"))
         }
         return findings
-    }
-
-    /// Whether an unanswered alarm will ring a phone: the settings, and the paired phones within
-    /// reach of KDE Connect and GSConnect (asked whether phones are on or off: with them off, a
-    /// missing phone link is named as optional).
-    private static func phoneFinding() -> Finding {
-        let settings = Result { () throws(StoreError) -> PhoneRingSettings in try PhoneSettingsStore().load() }
-        var reach: PhoneReach.Outcome?
-        if case .success = settings {
-            func answer(_ ask: () throws(CommandError) -> PhoneReach.Answer) -> PhoneReach.Answer {
-                do throws(CommandError) { return try ask() } catch { return .noAnswer(error.message) }
-            }
-            reach = PhoneReach.outcome([.kdeConnect: answer { () throws(CommandError) in try KDEConnectDesk().reachablePhones() },
-                                        .gsConnect: answer { () throws(CommandError) in try GSConnectDesk().reachablePhones() }])
-        }
-        return Finding(check: "phones", PhoneReadiness.report(settings: settings, reach: reach))
-    }
-
-    /// What the CLI can see for itself: how libcanberra will reach the sound server.
-    private static func localChecks() -> [Finding] {
-        let libraryDirectories = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
-        let pulseDriver = libraryDirectories.contains { directory in
-            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-                .filter { $0.hasPrefix("libcanberra-") }
-                .contains { FileManager.default.fileExists(atPath: "\(directory)/\($0)/libcanberra-pulse.so") }
-        }
-        return [phoneFinding(), pulseDriver
-            ? Finding(check: "sound driver", level: .ok, message: "libcanberra plays through PulseAudio (or PipeWire's pulse server)")
-            : Finding(check: "sound driver", level: .warning, message: "libcanberra's PulseAudio driver is not installed; it falls back to ALSA, which a running sound server may block",
-                      fix: "Install libcanberra-pulse.")]
     }
 }

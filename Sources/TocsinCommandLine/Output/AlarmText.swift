@@ -2,8 +2,9 @@ import Foundation
 import TocsinCore
 
 /// How `tocsin` writes alarms for people (tables, details, watch lines) and for programs (JSON).
-enum AlarmText {
-    static let writer = NotificationContentWriter(timeZone: .terminal, localeIdentifier: NotificationContentWriter.environmentLocale(ProcessInfo.processInfo.environment))
+struct AlarmText {
+    /// Writes times in the zone and for the locale they are shown in (`CommandContext.text`).
+    let writer: NotificationContentWriter
 
     /// The first eight characters of an id: enough to tell alarms apart, and accepted as a prefix.
     static func shortID(_ id: UUID) -> String {
@@ -11,16 +12,16 @@ enum AlarmText {
     }
 
     /// What the alarm is doing at `now`, in a few words ("2:59 left, rings 14:03", "ringing since 14:03").
-    static func status(of alarm: Alarm, at now: Date) -> String {
+    func status(of alarm: Alarm, at now: Date) -> String {
         switch alarm.state {
         case .countdown(let phase):
-            "\(clock(phase.remaining(at: now))) left, rings \(writer.timeOfDay(phase.fireDate))"
+            "\(Self.clock(phase.remaining(at: now))) left, rings \(writer.timeOfDay(phase.fireDate))"
         case .paused(let phase):
-            "\(clock(phase.remaining)) left, paused"
+            "\(Self.clock(phase.remaining)) left, paused"
         case .alerting(let since):
             "ringing since \(writer.timeOfDay(since))"
         case .scheduled(let fireDate):
-            "rings \(ScheduleCalculator.describe(fireDate, in: writer.timeZone))" + repeatSuffix(of: alarm)
+            "rings \(ScheduleCalculator.describe(fireDate, in: writer.timeZone))" + Self.repeatSuffix(of: alarm)
         }
     }
 
@@ -31,8 +32,8 @@ enum AlarmText {
     }
 
     /// A table of alarms, one per line, with a header.
-    static func table(_ alarms: [Alarm], at now: Date) -> String {
-        let rows = alarms.map { [shortID($0.id), $0.state.name.rawValue, status(of: $0, at: now), $0.title] }
+    func table(_ alarms: [Alarm], at now: Date) -> String {
+        let rows = alarms.map { [Self.shortID($0.id), $0.state.name.rawValue, status(of: $0, at: now), $0.title] }
         let header = ["ID", "STATE", "STATUS", "TITLE"]
         let widths = (0..<header.count).map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
         return ([header] + rows).map { row in
@@ -43,14 +44,14 @@ enum AlarmText {
     }
 
     /// Every detail of one alarm, one "name: value" per line.
-    static func details(of alarm: Alarm, at now: Date) -> String {
+    func details(of alarm: Alarm, at now: Date) -> String {
         var lines: [(String, String)] = [
             ("id", alarm.id.uuidString.lowercased()),
             ("title", alarm.title),
             ("kind", alarm.kind.rawValue),
             ("state", "\(alarm.state.name.rawValue) (\(status(of: alarm, at: now)))"),
         ]
-        if alarm.kind == .timer { lines.append(("duration", clock(alarm.countdownDuration))) }
+        if alarm.kind == .timer { lines.append(("duration", Self.clock(alarm.countdownDuration))) }
         if let schedule = alarm.schedule { lines.append(("schedule", schedule.description(in: writer.timeZone))) }
         if let fireDate = alarm.fireDate { lines.append(("next ring", ScheduleCalculator.describe(fireDate, in: writer.timeZone))) }
         if alarm.kind == .alarm && alarm.countdownDuration > 0 {
@@ -77,9 +78,9 @@ enum AlarmText {
     }
 
     /// A watch line: time, event, id, title and what the alarm does now.
-    static func watchLine(_ event: AlarmEvent.Kind, _ alarm: Alarm, removed: Bool, at now: Date) -> String {
+    func watchLine(_ event: AlarmEvent.Kind, _ alarm: Alarm, removed: Bool, at now: Date) -> String {
         let status = removed ? "removed" : status(of: alarm, at: now)
-        return "\(writer.timeOfDay(now))  \(event.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0))\(shortID(alarm.id))  \(alarm.title)  (\(status))"
+        return "\(writer.timeOfDay(now))  \(event.rawValue.padding(toLength: 14, withPad: " ", startingAt: 0))\(Self.shortID(alarm.id))  \(alarm.title)  (\(status))"
     }
 
     /// The alarm as a JSON object: the D-Bus keys, plus `remaining` for a running countdown.

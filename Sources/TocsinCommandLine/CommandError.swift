@@ -1,5 +1,4 @@
 import TocsinCore
-import TocsinKit
 
 /// Why a `tocsin` command failed, which decides its exit status.
 enum CommandError: Error {

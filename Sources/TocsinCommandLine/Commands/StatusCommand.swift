@@ -1,6 +1,5 @@
 import Foundation
 import TocsinCore
-import TocsinKit
 
 /// `tocsin status`: whether the agent runs, and what it can and cannot do on this machine.
 enum StatusCommand: Command {
@@ -16,13 +15,13 @@ enum StatusCommand: Command {
           --json   the agent's status dictionary as one JSON object
         """
 
-    static func run(_ arguments: [String]) throws(CommandError) {
+    static func run(_ arguments: [String], in context: CommandContext) throws(CommandError) {
         let parsed = try ParsedArguments(arguments, command: name, flags: ["--json"])
         try parsed.expectPositionals([], command: name)
         let status: [String: WireValue]
-        do { status = try TocsinClient().status() } catch { throw CommandError(error) }
+        do { status = try context.connect().status() } catch { throw CommandError(error) }
         if parsed.flags.contains("--json") {
-            print(AlarmText.json(.object(status.mapValues(AlarmText.jsonValue))))
+            context.output.result(AlarmText.json(.object(status.mapValues(AlarmText.jsonValue))))
             return
         }
         typealias Key = AlarmWireFormat.StatusKey
@@ -48,6 +47,6 @@ enum StatusCommand: Command {
             ("watching", "\(text(.watchers)) program(s) follow the changes (tocsin watch, panels)"),
         ]
         let width = rows.map(\.0.count).max() ?? 0
-        print(rows.map { "\(($0.0 + ":").padding(toLength: width + 1, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n"))
+        context.output.result(rows.map { "\(($0.0 + ":").padding(toLength: width + 1, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n"))
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import TocsinCore
-import TocsinKit
 
 /// `tocsin pause|resume|cancel|stop|snooze [ID]`: the intents, as shell commands (and so as
 /// keyboard shortcuts).
@@ -34,12 +33,13 @@ struct IntentCommand {
             """
     }
 
-    func run(_ arguments: [String]) throws(CommandError) {
+    /// Runs the intent with the arguments after its name, in `context`.
+    func run(_ arguments: [String], in context: CommandContext) throws(CommandError) {
         let parsed = try ParsedArguments(arguments, command: name)
-        let client: TocsinClient
-        do { client = try TocsinClient() } catch { throw CommandError(error) }
+        let client: any AgentClient
+        do { client = try context.connect() } catch { throw CommandError(error) }
         if parsed.positionals.isEmpty {
-            if actsOnRingingWithoutID { try runOnRinging(client) } else { try runOnTheOneOnScreen(client) }
+            if actsOnRingingWithoutID { try runOnRinging(client, in: context) } else { try runOnTheOneOnScreen(client, in: context) }
             return
         }
         try parsed.expectPositionals(["ID"], command: name)
@@ -48,30 +48,30 @@ struct IntentCommand {
     }
 
     /// The intent on the one alarm on screen that can take it (`IntentTarget`).
-    private func runOnTheOneOnScreen(_ client: TocsinClient) throws(CommandError) {
+    private func runOnTheOneOnScreen(_ client: any AgentClient, in context: CommandContext) throws(CommandError) {
         let alarms: [Alarm]
         do { alarms = try client.alarms() } catch { throw CommandError(error) }
-        let now = Date()
+        let now = context.now()
         switch IntentTarget.of(intent, among: alarms, now: now) {
         case .one(let alarm):
             do { try client.perform(intent, on: alarm.id) } catch { throw CommandError(error) }
-            Output.note(done(alarm))
+            context.output.note(done(alarm))
         case .none(let needs):
             throw .refused("Nothing is \(needs), so there is nothing to \(intent.verb); give an ID (see “tocsin list”).")
         case .several(let candidates):
-            let listed = candidates.map { "  \(AlarmText.shortID($0.id))  “\($0.title)”, \(AlarmText.status(of: $0, at: now))" }.joined(separator: "\n")
+            let listed = candidates.map { "  \(AlarmText.shortID($0.id))  “\($0.title)”, \(context.text.status(of: $0, at: now))" }.joined(separator: "\n")
             throw .usage("\(candidates.count) alarms could be \(intent.pastParticiple); give one's ID (or a unique prefix of it):\n\(listed)", command: name)
         }
     }
 
-    private func runOnRinging(_ client: TocsinClient) throws(CommandError) {
+    private func runOnRinging(_ client: any AgentClient, in context: CommandContext) throws(CommandError) {
         let ringing: [Alarm]
         do { ringing = try client.alarms().filter { $0.state.name == .alerting } } catch { throw CommandError(error) }
         guard !ringing.isEmpty else { throw .refused("Nothing is ringing.") }
         for alarm in ringing {
             do {
                 try client.perform(intent, on: alarm.id)
-                Output.note(done(alarm))
+                context.output.note(done(alarm))
             } catch {
                 throw CommandError(error)
             }

@@ -1,6 +1,5 @@
 import Foundation
 import TocsinCore
-import TocsinKit
 
 /// `tocsin auth list|grant APP|revoke APP|reset APP`: which applications may set alarms that
 /// ring through do-not-disturb.
@@ -23,19 +22,19 @@ enum AuthCommand: Command {
         (it has your rights, and its alarms may run commands), and how many alarms it holds.
         """
 
-    static func run(_ arguments: [String]) throws(CommandError) {
+    static func run(_ arguments: [String], in context: CommandContext) throws(CommandError) {
         let parsed = try ParsedArguments(arguments, command: name)
         guard let action = parsed.positionals.first else { throw .usage("Missing what to do: list, grant, revoke or reset.", command: name) }
-        let client: TocsinClient
-        do { client = try TocsinClient() } catch { throw CommandError(error) }
+        let client: any AgentClient
+        do { client = try context.connect() } catch { throw CommandError(error) }
         switch action {
         case "list":
             try parsed.expectPositionals(["list"], command: name)
             let applications: [ApplicationRecord]
             do { applications = try client.applications() } catch { throw CommandError(error) }
-            Output.line("\(AppAuthorizations.commandLineAppID)  authorized (this command line, always)")
+            context.output.line("\(AppAuthorizations.commandLineAppID)  authorized (this command line, always)")
             for application in applications.sorted(by: { $0.appID < $1.appID }) {
-                Output.line(line(for: application))
+                context.output.line(line(for: application))
             }
         case "grant", "revoke", "reset":
             try parsed.expectPositionals([action, "APP"], command: name)

@@ -21,15 +21,15 @@ enum ConfigCommand: Command {
         Example: tocsin config alarm-snooze 5m
         """
 
-    static func run(_ arguments: [String]) throws(CommandError) {
+    static func run(_ arguments: [String], in context: CommandContext) throws(CommandError) {
         let parsed = try ParsedArguments(arguments, command: name)
         guard parsed.positionals.count <= 2 else { throw .usage("Too many arguments: tocsin config [KEY [VALUE]].", command: name) }
-        let store = CommandLineSettingsStore()
+        let store = CommandLineSettingsStore(directory: context.settingsDirectory)
         // A file that cannot be read is the user's: said, never written over.
         let settings: CommandLineSettings
         do { settings = try store.load() } catch { throw .refused("\(error.message); fix or remove it first.") }
         guard let keyText = parsed.positionals.first else {
-            for key in CommandLineSettings.Key.allCases { Output.line("\(key.rawValue) \(settings.text(of: key))") }
+            for key in CommandLineSettings.Key.allCases { context.output.line("\(key.rawValue) \(settings.text(of: key))") }
             return
         }
         guard let key = CommandLineSettings.Key(rawValue: keyText) else {
@@ -37,7 +37,7 @@ enum ConfigCommand: Command {
             throw .usage("No setting “\(AlarmInputError.quotable(keyText.prefix(30)))”; there is \(known).", command: name)
         }
         guard parsed.positionals.count == 2 else {
-            Output.line(settings.text(of: key))
+            context.output.line(settings.text(of: key))
             return
         }
         var changed = settings
@@ -48,6 +48,6 @@ enum ConfigCommand: Command {
             do { try changed.set(key, to: value) } catch { throw .usage("\(key.rawValue): \(error.message)", command: name) }
         }
         do { try store.save(changed) } catch { throw .refused(error.message) }
-        Output.line("\(key.rawValue) \(changed.text(of: key))")
+        context.output.line("\(key.rawValue) \(changed.text(of: key))")
     }
 }
