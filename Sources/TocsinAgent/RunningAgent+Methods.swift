@@ -98,12 +98,7 @@ extension RunningAgent: AlarmsServiceHandler {
     private func schedule(_ request: AlarmRequest, for caller: Caller, answer: (UUID) -> Void) throws(TocsinError) {
         let id = request.id ?? UUID()
         let change = AlarmChange.schedule(request, id: id, owner: caller.owner, confinement: caller.confinement, ownerLimit: alarmLimit(of: caller))
-        var outcome: ChangeOutcome?
-        ask(change, by: .client(caller.appID)) { told in
-            outcome = told
-            if told == .made { answer(id) }
-        }
-        try ChangeOutcome.check(outcome)
+        try make(change, by: .client(caller.appID)) { answer(id) }
     }
 
     /// Hands `ready` the request with a sound the agent can ring later: for a sandboxed caller's

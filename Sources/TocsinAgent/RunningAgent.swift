@@ -150,10 +150,14 @@ final class RunningAgent {
         }
     }
 
-    /// Makes `change` on behalf of `origin`, or throws why it was not made.
-    func make(_ change: AlarmChange, by origin: ChangeOrigin) throws(TocsinError) {
+    /// Makes `change` on behalf of `origin`, or throws why it was not made; `whenMade` runs as
+    /// soon as it is saved, before its effects.
+    func make(_ change: AlarmChange, by origin: ChangeOrigin, whenMade: () -> Void = {}) throws(TocsinError) {
         var outcome: ChangeOutcome?
-        ask(change, by: origin) { outcome = $0 }
+        ask(change, by: origin) { told in
+            outcome = told
+            if told == .made { whenMade() }
+        }
         try ChangeOutcome.check(outcome)
     }
 

@@ -17,7 +17,7 @@ extension AgentState {
             case .perform(let intent, let id):
                 events.append(try book.perform(intent, on: id, now: now))
             case .stopEveryRinging:
-                for alarm in book.alarms where alarm.state.name == .alerting {
+                for alarm in book.onScreenOldestFirst where alarm.state.name == .alerting {
                     events.append(try book.perform(.stop, on: alarm.id, now: now))
                 }
             }

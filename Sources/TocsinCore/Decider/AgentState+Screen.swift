@@ -24,7 +24,7 @@ extension AgentState {
     /// yet to take away.
     mutating func resume(except changed: Set<UUID>, now: Date) -> [AgentEffect] {
         var effects: [AgentEffect] = []
-        for alarm in book.alarms where !changed.contains(alarm.id) && alarm.state.name != .scheduled {
+        for alarm in book.onScreenOldestFirst where !changed.contains(alarm.id) {
             effects += present(alarm, now: now)
             if case .alerting(let since) = alarm.state {
                 effects.append(.ring(alarm.id, AlarmRing(of: alarm, now: now)))
@@ -44,7 +44,7 @@ extension AgentState {
         // after it: every panel computes the same second, so all show the same time left.
         let second = CountdownClock.wholeSecond(atOrBefore: now)
         var effects: [AgentEffect] = []
-        for alarm in book.countingDown.sorted(by: Self.oldestFirst) where !screen.dismissedCountdowns.contains(alarm.id) {
+        for alarm in book.countingDown.sorted(by: AlarmBook.oldestFirst) where !screen.dismissedCountdowns.contains(alarm.id) {
             guard let remaining = alarm.remaining(at: second) else { continue }
             if screen.shownSeconds[alarm.id] != CountdownClock.displayedSeconds(remaining: remaining) {
                 effects += present(alarm, now: second, isTick: true)
@@ -87,7 +87,7 @@ extension AgentState {
     /// showing changed (the server, a sound problem).
     mutating func showAgain(now: Date, where condition: (Alarm) -> Bool) -> [AgentEffect] {
         var effects: [AgentEffect] = []
-        for alarm in book.alarms where condition(alarm) && alarm.state.name != .scheduled {
+        for alarm in book.onScreenOldestFirst where condition(alarm) {
             effects += present(alarm, now: now)
         }
         return effects

@@ -47,7 +47,7 @@ extension AgentState {
         effects.append(.log(.info, "The time zone is now \(zone.identifier); \(moved.count) alarm(s) moved."))
         effects += react(to: moved, now: now)
         // Every live notification shows an end time of day, which reads differently now.
-        for alarm in book.alarms where alarm.state.name == .countdown || alarm.state.name == .paused {
+        for alarm in book.onScreenOldestFirst where alarm.state.name == .countdown || alarm.state.name == .paused {
             effects += present(alarm, now: now)
         }
         effects += save(after: moved, zoneChanged: true)
@@ -61,7 +61,7 @@ extension AgentState {
         book.shiftElapsedTimeCountdowns(by: change)
         // The moves have no events to journal.
         effects.append(.saveAll)
-        for alarm in book.countingDown.sorted(by: Self.oldestFirst) {
+        for alarm in book.countingDown.sorted(by: AlarmBook.oldestFirst) {
             effects += present(alarm, now: now)
         }
         return effects + passTime(to: now) + tray(at: CountdownClock.wholeSecond(atOrBefore: now))
@@ -86,10 +86,5 @@ extension AgentState {
     private func save(after events: [AlarmEvent], zoneChanged: Bool) -> [AgentEffect] {
         let changes = (zoneChanged ? [.zone(book.timeZone.identifier)] : []) + events.map(\.journalChange)
         return changes.isEmpty ? [] : [.save(changes)]
-    }
-
-    /// Oldest first, then by id: the order effects about several alarms come in.
-    static func oldestFirst(_ a: Alarm, _ b: Alarm) -> Bool {
-        a.createdAt != b.createdAt ? a.createdAt < b.createdAt : a.id < b.id
     }
 }

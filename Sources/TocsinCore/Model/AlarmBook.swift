@@ -52,7 +52,18 @@ public struct AlarmBook: Sendable, Equatable {
 
     /// All alarms, oldest first (then by id, so the order is stable).
     public var alarms: [Alarm] {
-        alarmsByID.values(sortedBy: { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id < $1.id })
+        alarmsByID.values(sortedBy: Self.oldestFirst)
+    }
+
+    /// The order `alarms` comes in: oldest first, then by id.
+    public static func oldestFirst(_ a: Alarm, _ b: Alarm) -> Bool {
+        a.createdAt != b.createdAt ? a.createdAt < b.createdAt : a.id < b.id
+    }
+
+    /// The alarms on screen in `alarms`' order: what a look at every alarm that is not merely
+    /// waiting finds, without sorting the thousands that are.
+    public var onScreenOldestFirst: [Alarm] {
+        onScreen.sorted(by: Self.oldestFirst)
     }
 
     /// Every alarm, in no particular order: for a look at all of them that needs no order

@@ -197,7 +197,7 @@ struct AlarmDeciderWalkTests {
             // Sound plays exactly while an alarm rings: every sound started is stopped.
             #expect(sounding == Set(book.alarms.filter { $0.state.name == .alerting }.map(\.id)), "sound and ringing disagree: \(context)")
             // What is saved is what is held: a restart at any step loses and invents nothing.
-            #expect(saved.values.sorted(by: AgentState.oldestFirst) == book.alarms, "saved and held disagree: \(context)")
+            #expect(saved.values.sorted(by: AlarmBook.oldestFirst) == book.alarms, "saved and held disagree: \(context)")
             #expect(savedZone == book.timeZone.identifier, "saved zone \(savedZone), held \(book.timeZone.identifier): \(context)")
             // And the state file's format carries it unchanged.
             var writer = AlarmJSONWriter()
