@@ -209,7 +209,7 @@ final class AlarmsService {
             g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.UnknownMethod", "Unknown method \(methodName)")
             return
         }
-        guard let handler else {
+        guard handler != nil else {
             Self.refuse(invocation, TocsinError(.invalidState, "The agent is still starting; try again in a moment."))
             return
         }

@@ -20,7 +20,10 @@ import TocsinCore
 /// The main loop hands over content and returns at once. What waits is `NotificationTraffic`'s
 /// business: only the newest content per notification, alerts first. The thread makes one call
 /// per turn of its context, so a button pressed during a burst of countdown updates is
-/// dispatched between two of them, not after the burst.
+/// dispatched between two of them, not after the burst. A countdown's tick (only its text,
+/// progress and expiry changed since it was last sent in full) does not wait for the server:
+/// it goes out as the recorded call with those parts replaced (`NotificationTick`), and the next
+/// notification's call follows at once; its answer finishes the job when it comes.
 ///
 /// The main loop wakes the thread by writing to a pipe the thread's context watches, not by
 /// attaching a GLib source to that context: attaching takes the context's lock and wakes the
@@ -36,7 +39,8 @@ import TocsinCore
 ///
 /// `@unchecked Sendable`: `shared` is behind its mutex; `notifications`, `lastPressed`,
 /// `lastUpdated`, `lastLostPress`, `closedObjects`, `shownRoles`, `showings`, `serverIDsToKeep`,
-/// `handover` and `serverFailing` are touched on the worker thread only; the rest is immutable.
+/// `handover`, `serverFailing`, `connection`, `recorder` and `fullCalls` are touched on the worker
+/// thread only; the rest is immutable.
 final class NotificationWorker: @unchecked Sendable {
     /// What the main loop and the worker share.
     private struct Shared {
@@ -103,6 +107,14 @@ final class NotificationWorker: @unchecked Sendable {
     private var serverFailing = false
     /// GNOME Shell 48's banners and the quiet notifications that follow them (worker thread only).
     private var handover = BannerHandover<UUID>()
+    /// The session bus connection libnotify uses, for ticks; `nil` when it could not be had
+    /// (worker thread only).
+    private var connection: OpaquePointer?
+    /// Records the calls libnotify makes, for ticks (worker thread only).
+    private var recorder: NotifyCallRecorder?
+    /// Each key's last call sent in full through libnotify, and the payload it was for: what its
+    /// ticks replay (worker thread only).
+    private var fullCalls: [UUID: (payload: NotificationPayload, arguments: NotifyCallRecorder.Arguments)] = [:]
 
     /// A second press on the same notification this soon after the first is the server's echo,
     /// not a person: GNOME Shell 43 sends ActionInvoked("default") once for every Notify the
@@ -199,6 +211,12 @@ final class NotificationWorker: @unchecked Sendable {
         if notify_init(appName) == 0 {
             log.warning("Notifications cannot be shown: libnotify could not be initialised.")
         }
+        // The connection libnotify's proxy is on (both are the process's one session bus
+        // connection); without it every update goes through libnotify, as ticks did before.
+        if let bus = try? GLibError.check({ g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }) {
+            connection = bus
+            recorder = NotifyCallRecorder(watching: bus)
+        }
         let loop = g_main_loop_new(context, 0)
         g_main_loop_run(loop)
     }
@@ -216,7 +234,7 @@ final class NotificationWorker: @unchecked Sendable {
             return (job, state.profile, state.profileGeneration)
         }
         guard let (job, profile, generation) = next else { return }
-        let succeeded: Bool
+        let sent: Sending
         switch job {
         case .show(let id, let content):
             if content.role == .alert, profile.alertNeedsNewNotification, notifications[id] != nil, shownRoles[id] != .alert {
@@ -226,26 +244,45 @@ final class NotificationWorker: @unchecked Sendable {
             let shownFor = showings.show(id, generation: generation, at: .now)
             var payload = NotificationPayload(content, profile: profile, shownFor: shownFor, iconFile: iconFile)
             guard let limit = profile.bannerHandover else {
-                succeeded = show(payload, as: id)
+                sent = send(payload, as: id, for: job)
                 break
             }
             let live = notifications[id] != nil && !closedObjects.contains(id)
             switch handover.step(content, for: id, live: live, limit: limit, now: .now) {
             case .withhold:
-                succeeded = true
+                sent = .answered(succeeded: true)
             case .send(let urgency, let transient):
                 payload.urgency = urgency
                 payload.isTransient = transient
-                succeeded = show(payload, as: id)
+                sent = send(payload, as: id, for: job)
             case .replace(let urgency):
                 _ = close(id)
                 payload.urgency = urgency
-                succeeded = show(payload, as: id)
+                sent = .answered(succeeded: show(payload, as: id))
             }
         case .close(let id):
             handover.forget(id)
-            succeeded = close(id)
+            sent = .answered(succeeded: close(id))
         }
+        switch sent {
+        case .answered(let succeeded):
+            finish(job, succeeded: succeeded)
+        case .awaitingAnswer:
+            // The next job goes out now; this one finishes when its answer comes.
+            wake()
+        }
+    }
+
+    /// How a job's call went out.
+    private enum Sending {
+        /// The server answered (or nothing needed sending): whether it succeeded.
+        case answered(succeeded: Bool)
+        /// A tick is on its way; `tickAnswered` finishes the job.
+        case awaitingAnswer
+    }
+
+    /// The traffic learns that `job` is done, and the worker is woken again while more waits.
+    private func finish(_ job: NotificationTraffic<UUID>.Job, succeeded: Bool) {
         let (wasNotice, more) = shared.withLock { state -> (Bool, Bool) in
             state.traffic.finished(job, succeeded: succeeded)
             // A notice is not followed up: shown, it is the server's to expire.
@@ -260,6 +297,63 @@ final class NotificationWorker: @unchecked Sendable {
             release(job.key)
         }
         if more { wake() }
+    }
+
+    /// Sends `payload` as key `id`'s notification for `job`: as a tick when it is one, else in
+    /// full through libnotify.
+    private func send(_ payload: NotificationPayload, as id: UUID, for job: NotificationTraffic<UUID>.Job) -> Sending {
+        guard let connection, let notification = notifications[id], !closedObjects.contains(id),
+              serverIDsToKeep[id] == nil, let full = fullCalls[id], payload.isTick(following: full.payload) else {
+            return .answered(succeeded: show(payload, as: id))
+        }
+        let serverID = UInt32(bitPattern: Self.serverID(of: notification))
+        guard serverID != 0,
+              let arguments = NotificationTick.arguments(replaying: full.arguments, of: full.payload, as: payload, serverID: serverID) else {
+            return .answered(succeeded: show(payload, as: id))
+        }
+        NotificationTick.send(arguments, on: connection) { [self] answer in
+            tickAnswered(answer, job: job, replacing: serverID)
+        }
+        return .awaitingAnswer
+    }
+
+    /// The server answered key `job.key`'s tick, which replaced its notification `serverID`.
+    private func tickAnswered(_ answer: Result<UInt32, GLibError>, job: NotificationTraffic<UUID>.Job, replacing serverID: UInt32) {
+        let id = job.key
+        switch answer {
+        case .success(serverID):
+            lastUpdated[id] = ContinuousClock.now
+            report(nil)
+            finish(job, succeeded: true)
+        case .success(let newID):
+            report(nil)
+            if let notification = notifications[id], !closedObjects.contains(id) {
+                // A server that no longer knew the id (one that took over) made a new
+                // notification: libnotify's show would take its id, and so does the tick, so the
+                // buttons' signals still reach this notification.
+                Self.setServerID(Int32(bitPattern: newID), of: notification)
+                lastUpdated[id] = ContinuousClock.now
+                finish(job, succeeded: true)
+            } else {
+                // Closed while the tick was on its way: the server made a new notification of
+                // it. Where the next content was to land under the old id, it lands on this one;
+                // otherwise (the user dismissed it) nothing asked for it, and it goes.
+                if serverIDsToKeep[id] != nil {
+                    serverIDsToKeep[id] = Int32(bitPattern: newID)
+                } else {
+                    AsyncBusCall.start(connection!, destination: NotificationTick.destination, path: NotificationTick.path,
+                                       interface: NotificationTick.interface, method: "CloseNotification",
+                                       arguments: Variant.tuple([g_variant_new_uint32(newID)]), flags: G_DBUS_CALL_FLAGS_NONE,
+                                       timeoutMilliseconds: NotificationTick.timeoutMilliseconds) { _, _ in }
+                }
+                finish(job, succeeded: false)
+            }
+        case .failure(let error):
+            // The next content goes in full, through libnotify, which says whether the server is back.
+            fullCalls[id] = nil
+            report(error.message)
+            finish(job, succeeded: false)
+        }
     }
 
     /// Creates or updates key `id`'s notification to `payload` and shows it; false on failure.
@@ -306,16 +400,24 @@ final class NotificationWorker: @unchecked Sendable {
             })
         }
         shownRoles[id] = payload.role
-        let failure: String?
-        do throws(GLibError) {
-            failure = try GLibError.check { notify_notification_show(notification, $0) } != 0 ? nil : "no reason given"
-        } catch {
-            failure = error.message
+        let (failure, recorded) = recordingCalls { () -> String? in
+            do throws(GLibError) {
+                return try GLibError.check { notify_notification_show(notification, $0) } != 0 ? nil : "no reason given"
+            } catch {
+                return error.message
+            }
         }
         let shown = failure == nil
+        fullCalls[id] = shown ? recorded.map { (payload, $0) } : nil
         if shown { lastUpdated[id] = ContinuousClock.now }
         report(failure)
         return shown
+    }
+
+    /// Calls `call`, recording the `Notify` call libnotify makes during it, if the recorder runs.
+    private func recordingCalls<Result>(_ call: () -> Result) -> (Result, NotifyCallRecorder.Arguments?) {
+        guard let recorder else { return (call(), nil) }
+        return recorder.recording(call)
     }
 
     /// Closes key `id`'s notification and lets it go.
@@ -335,6 +437,7 @@ final class NotificationWorker: @unchecked Sendable {
         serverIDsToKeep[id] = nil
         closedObjects.remove(id)
         shownRoles[id] = nil
+        fullCalls[id] = nil
         showings.forget(id)
         guard let notification = notifications.removeValue(forKey: id) else { return }
         g_object_unref(notification)
