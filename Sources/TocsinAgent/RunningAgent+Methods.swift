@@ -124,7 +124,7 @@ extension RunningAgent: AlarmsServiceHandler {
     /// its own. Others' alarms are "not found", so an application learns nothing of them.
     private func ownAlarm(_ id: UUID, caller: Caller) throws(TocsinError) -> Alarm {
         guard let alarm = book[id], caller.isCommandLine || alarm.owner == caller.appID else {
-            throw TocsinError(AlarmError.notFound(id: id.uuidString.lowercased()))
+            throw TocsinError(AlarmError.notFound(id: id))
         }
         return alarm
     }

@@ -203,7 +203,7 @@ public struct AlarmBook: Sendable, Equatable {
 
     /// Applies `intent` to the alarm `id` at `now`.
     mutating func perform(_ intent: AlarmIntent, on id: UUID, now: Date) throws(AlarmError) -> AlarmEvent {
-        guard let alarm = alarmsByID[id] else { throw .notFound(id: id.uuidString.lowercased()) }
+        guard let alarm = alarmsByID[id] else { throw .notFound(id: id) }
         let event = try alarm.applying(intent, at: now, in: timeZone)
         record(event)
         return event

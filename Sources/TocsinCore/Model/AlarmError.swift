@@ -1,7 +1,9 @@
+import FoundationEssentials
+
 /// Why the agent refused an operation. Each case maps to one named D-Bus error.
 public enum AlarmError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// No alarm has this id (or id prefix).
-    case notFound(id: String)
+    /// No alarm has this id.
+    case notFound(id: UUID)
     /// The intent is not allowed in the alarm's current state; `requirement` says which state it needs.
     case invalidState(intent: AlarmIntent, title: String, state: AlarmStateName, requirement: String)
     /// The request itself is wrong (bad duration, unknown key, unreadable sound file…).
@@ -19,7 +21,7 @@ public enum AlarmError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notFound(let id):
-            "No alarm or timer has the id “\(id)”."
+            "No alarm or timer has the id “\(id.uuidString.lowercased())”."
         case .invalidState(let intent, let title, let state, let requirement):
             "Cannot \(intent.verb) “\(title)”: it is \(state.phrase) (\(state.rawValue)); \(requirement)."
         case .invalidArgument(let inputError):

@@ -142,8 +142,8 @@ struct AlarmBookTests {
         var book = AlarmBook(alarms: [Fixture.alarm(id: fixedID(1))])
         let missing = fixedID(42)
         let error = try #require(throws: AlarmError.self) { try book.perform(.cancel, on: missing, now: t0) }
-        #expect(error == .notFound(id: missing.uuidString))
-        #expect(error.description.contains(missing.uuidString))
+        #expect(error == .notFound(id: missing))
+        #expect(error.description.contains(missing.uuidString.lowercased()))
         #expect(book.count == 1)
     }
 

@@ -78,7 +78,7 @@ struct AlarmModelTests {
 
     @Test("Error descriptions")
     func errorDescriptions() {
-        #expect(AlarmError.notFound(id: "abc").description == "No alarm or timer has the id “abc”.")
+        #expect(AlarmError.notFound(id: UUID(uuidString: "3F2B8C1E-0000-4000-8000-00000000ABCD")!).description == "No alarm or timer has the id “3f2b8c1e-0000-4000-8000-00000000abcd”.")
         #expect(AlarmError.limitReached(limit: 3).description == "The agent already holds 3 alarms and timers, its maximum; cancel some first.")
         #expect(AlarmError.invalidArgument(AlarmInputError("Bad.")).description == "Bad.")
         #expect(AlarmError.invalidState(intent: .pause, title: "Tea", state: .alerting, requirement: "only a countdown can be paused").description

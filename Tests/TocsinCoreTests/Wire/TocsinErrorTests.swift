@@ -27,7 +27,7 @@ import Testing
 
     @Test func theAlarmBooksRefusalsGoUnderTheirNames() {
         let cases: [(AlarmError, AlarmsErrorName)] = [
-            (.notFound(id: "abc"), .notFound),
+            (.notFound(id: UUID()), .notFound),
             (.invalidState(intent: .pause, title: "Tea", state: .alerting, requirement: "only a countdown can be paused"), .invalidState),
             (.invalidArgument(AlarmInputError("Bad.")), .invalidArgument),
             (.limitReached(limit: 3), .limitReached),
