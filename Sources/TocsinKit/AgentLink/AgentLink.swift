@@ -19,7 +19,6 @@ struct AgentLink: Sendable {
     ) throws(AlarmManager.AlarmError) -> Result {
         do throws(TocsinError) {
             let client = try TocsinClient()
-            SessionBus.keepProcessAliveWhenTheBusCloses()
             try client.identifyApplication(appID)
             return try body(client)
         } catch {

@@ -40,7 +40,6 @@ final class AgentSignalReceiver {
     /// nothing is ever received, and the update sequences stay silent.
     func start() {
         guard let client = try? TocsinClient() else { return }
-        SessionBus.keepProcessAliveWhenTheBusCloses()
         self.client = client
         applicationExport = ApplicationExport(appID: appID, handlers: .init(
             press: { [outputs] press in outputs.presses.send(press) },

@@ -16,11 +16,11 @@ public final class TocsinClient {
     /// How long a call may take before it fails, in milliseconds (activation included).
     private let timeoutMilliseconds: Int32 = 25_000
 
-    /// Connects to the session bus.
+    /// Connects to the session bus (`SessionBus`'s shared connection).
     public init() throws(TocsinError) {
         let connection: OpaquePointer?
         do {
-            connection = try GLibError.check { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }
+            connection = try GLibError.check { SessionBus.sharedConnection(error: $0) }
         } catch {
             throw .agentUnavailable("There is no D-Bus session bus to reach the Tocsin agent on (\(error.message)).")
         }
