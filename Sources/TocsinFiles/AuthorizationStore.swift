@@ -25,20 +25,9 @@ public struct AuthorizationStore: Sendable {
 
     /// Saves `authorizations` atomically.
     public func save(_ authorizations: AppAuthorizations) throws(StoreError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let data: Data
-        do {
-            data = try encoder.encode(File(format: 1, applications: authorizations.answers,
-                                           confinements: authorizations.confinements.isEmpty ? nil : authorizations.confinements))
-        } catch {
-            throw StoreError("Could not encode the authorizations: \(error)")
-        }
-        do {
-            try AtomicFile.write(data, to: fileURL)
-        } catch {
-            throw StoreError("Could not save the authorizations to \(fileURL.path): \(error.message)")
-        }
+        try JSONFile.save(File(format: 1, applications: authorizations.answers,
+                               confinements: authorizations.confinements.isEmpty ? nil : authorizations.confinements),
+                          to: fileURL, what: "the authorizations")
     }
 
     /// Format 1; `confinements` came later and is optional, so older agents still read the file.

@@ -21,13 +21,7 @@ public struct PhoneSettingsStore: Sendable {
     /// and cannot be read: the caller decides (the agent rings no phone and says so; the command
     /// line refuses to write over it).
     public func load() throws(StoreError) -> PhoneRingSettings {
-        guard FileManager.default.fileExists(atPath: fileURL.path) else { return .off }
-        let settings: PhoneRingSettings
-        do {
-            settings = try JSONDecoder().decode(PhoneRingSettings.self, from: Data(contentsOf: fileURL))
-        } catch {
-            throw StoreError("\(fileURL.path) could not be read (\(describeFileError(error)))")
-        }
+        guard let settings = try JSONFile.load(PhoneRingSettings.self, from: fileURL) else { return .off }
         guard settings.delay >= 0, settings.delay.isFinite else {
             throw StoreError("\(fileURL.path) could not be read (its delay-seconds, \(settings.delay), is not a length of time)")
         }
@@ -36,19 +30,6 @@ public struct PhoneSettingsStore: Sendable {
 
     /// Saves `settings` atomically, creating the directory if needed.
     public func save(_ settings: PhoneRingSettings) throws(StoreError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let data: Data
-        do {
-            data = try encoder.encode(settings)
-            try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw StoreError("Could not save the phone settings to \(fileURL.path): \(describeFileError(error))")
-        }
-        do {
-            try AtomicFile.write(data, to: fileURL)
-        } catch {
-            throw StoreError("Could not save the phone settings to \(fileURL.path): \(error.message)")
-        }
+        try JSONFile.save(settings, to: fileURL, what: "the phone settings")
     }
 }
