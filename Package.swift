@@ -6,6 +6,7 @@ import PackageDescription
 //   TocsinFiles     Tocsin's files (alarms' snapshot and journal, settings, answers) and the zone files.
 //   CGLib           GLib/GIO: GDBus (the D-Bus service and client, notifications), GSettings, fd sources.
 //   CCanberra       libcanberra.
+//   CPulse          libpulse and its GLib main loop.
 //   CNotify         libnotify: the agent's notifications.
 //   CTimerFD        <sys/timerfd.h>, which Swift's Glibc module leaves out.
 //   CMalloc         <malloc.h> (malloc_trim), likewise.
@@ -50,6 +51,11 @@ let package = Package(
             providers: [.apt(["libcanberra-dev"])]
         ),
         .systemLibrary(
+            name: "CPulse",
+            pkgConfig: "libpulse-mainloop-glib",
+            providers: [.apt(["libpulse-dev"])]
+        ),
+        .systemLibrary(
             name: "CNotify",
             pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]
@@ -59,7 +65,7 @@ let package = Package(
         .systemLibrary(name: "COpenAt2"),
         .systemLibrary(name: "CSpawn"),
         .target(name: "GLibSupport", dependencies: ["CGLib", "TocsinCore"]),
-        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "TocsinFiles", "GLibSupport", "CGLib", "CCanberra", "CNotify", "CTimerFD", "CMalloc", "COpenAt2"]),
+        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "TocsinFiles", "GLibSupport", "CGLib", "CCanberra", "CPulse", "CNotify", "CTimerFD", "CMalloc", "COpenAt2"]),
         .executableTarget(name: "tocsind", dependencies: ["TocsinAgent", "TocsinCore"]),
         .target(name: "AppIntents"),
         .target(name: "ActivityKit"),

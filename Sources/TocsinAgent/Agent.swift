@@ -118,14 +118,17 @@ public final class Agent {
                 if ringing { mediaPlayers.pausePlayers() } else { mediaPlayers.resumePlayers() }
             }
         }
+        let outputRecordStore = OutputRecordStore(directory: configuration.stateDirectory)
         let running = RunningAgent(
             configuration: configuration, store: store, book: book, authorizations: authorizations,
             authorizationStore: authorizationStore, soundCopies: soundCopies,
+            outputRecord: loadOutputRecord(from: outputRecordStore), outputRecordStore: outputRecordStore,
             parts: RunningAgent.Parts(
                 clock: SystemClock(), notifications: NotificationPresenter(appName: "Tocsin", log: log), sounds: ringer,
                 hooks: HookRunner(log: log, timeLimit: configuration.hookTimeLimit),
                 appIntents: appIntents, signals: AudienceSignals(audience: audience), tray: configuration.showsTrayItem ? tray : nil,
                 phones: PairedPhones(log: log, connection: { [unowned self] in service.connection }),
+                outputs: SoundOutputLink(log: log),
                 deadline: deadlineTimer, wake: wakeTimer, wakeAvailability: wakeTimer.availability,
                 server: NotificationServerMonitor(log: log), callers: callers))
         self.running = running
@@ -151,6 +154,20 @@ public final class Agent {
         // while it started (alarms missed or rung while it was away) waits for them.
         MainLoop.after(seconds: Self.startupSignalHold) { running.signals.open() }
         log.info("Ready on the session bus as \(AlarmsInterface.busName), holding \(running.book.count) alarm(s); state in \(store.fileURL.path).")
+    }
+
+    /// What an earlier run raised on an output and did not put back (it was killed mid-ring);
+    /// an unreadable record is moved aside, said in the log, and not acted on.
+    private func loadOutputRecord(from store: OutputRecordStore) -> OutputRecord? {
+        do throws(StoreError) {
+            let record = try store.load()
+            if let record { log.info("Output “\(record.sink)” was raised for an alarm when the agent last stopped; it is put back once the sound server answers.") }
+            return record
+        } catch {
+            let aside = try? store.setAside(now: Date())
+            log.warning("\(error.message); the output it names is left as it is\(aside.map { " (the file is now \($0))" } ?? "").")
+            return nil
+        }
     }
 
     /// The saved alarms, and what the log should say of them; the copies in `soundCopies` no

@@ -51,6 +51,16 @@ protocol AlarmSounds: AnyObject {
     func silence(_ id: UUID)
 }
 
+/// Reads and sets the sound server's outputs (`SoundOutputLink`).
+protocol SoundOutputs: AnyObject {
+    /// Called with what the server says of its outputs whenever it changes (`nil`: no server).
+    var onReport: (SoundOutputReport?) -> Void { get set }
+    /// Sets output `sink`'s mute and every channel's volume.
+    func set(sink: String, levels: OutputLevels)
+}
+
+extension SoundOutputLink: SoundOutputs {}
+
 /// Runs hooks (`HookRunner`).
 protocol AlarmHooksRunning: AnyObject {
     /// Starts `command` for `event` of `alarm`, due at `fireTime`; returns at once.

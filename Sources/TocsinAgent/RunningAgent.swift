@@ -24,6 +24,8 @@ final class RunningAgent {
         var tray: TrayShowing? = nil
         /// The paired phones; `nil` for none.
         var phones: PhoneRinging? = nil
+        /// The sound server's outputs; `nil` for none (the output is never raised).
+        var outputs: SoundOutputs? = nil
         let deadline: InstantTimer
         let wake: InstantTimer
         /// Whether `wake` can wake a suspended machine, for `tocsin status`.
@@ -49,6 +51,10 @@ final class RunningAgent {
     let tray: TrayShowing?
     /// The paired phones, if the agent may ring any.
     let phones: PhoneRinging?
+    /// The sound server's outputs, if the agent raises them.
+    let outputs: SoundOutputs?
+    /// Where what the agent raised on an output is kept until it is put back; `nil`: nowhere.
+    let outputRecordStore: OutputRecordStore?
     private let deadline: InstantTimer
     private let wake: InstantTimer
     let wakeAvailability: WakeTimer.Availability
@@ -63,13 +69,18 @@ final class RunningAgent {
     private var answerChange: ((ChangeOutcome) -> Void)?
 
     /// A running agent with `book` (as loaded), the answers in `authorizations` (saved with
-    /// `authorizationStore`), the sound copies in `soundCopies` and `parts`. Nothing happens
-    /// before `run(.started(in:))`.
+    /// `authorizationStore`), the sound copies in `soundCopies` and `parts`; `outputRecord`:
+    /// what an earlier run raised on an output and did not put back, kept in `outputRecordStore`.
+    /// Nothing happens before `run(.started(in:))`.
     init(configuration: AgentConfiguration, store: AlarmPersistence, book: AlarmBook, authorizations: AppAuthorizations,
-         authorizationStore: AuthorizationStore?, soundCopies: SandboxedSoundCopies, parts: Parts) {
+         authorizationStore: AuthorizationStore?, soundCopies: SandboxedSoundCopies,
+         outputRecord: OutputRecord? = nil, outputRecordStore: OutputRecordStore? = nil, parts: Parts) {
         self.configuration = configuration
         self.store = store
-        state = AgentState(book: book, localeIdentifier: NotificationContentWriter.environmentLocale(ProcessInfo.processInfo.environment))
+        state = AgentState(book: book, localeIdentifier: NotificationContentWriter.environmentLocale(ProcessInfo.processInfo.environment),
+                           outputRecord: outputRecord)
+        outputs = parts.outputs
+        self.outputRecordStore = outputRecordStore
         clock = parts.clock
         notifications = parts.notifications
         sounds = parts.sounds
@@ -119,6 +130,7 @@ final class RunningAgent {
         tray?.onAction = { [unowned self] action in trayClicked(action) }
         tray?.onHostChange = { [unowned self] in run(.panelChanged(isShown: tray?.isHosted ?? false)) }
         phones?.onRung = { [unowned self] alarm in run(.phonesRung(alarm)) }
+        outputs?.onReport = { [unowned self] report in run(.soundOutputChanged(report)) }
         server.onChange = { [unowned self] in
             notifications.serverProfile = server.server?.profile ?? .unknown
             run(.notificationServerChanged)
@@ -217,6 +229,14 @@ final class RunningAgent {
         case .log(.warning, let line): log.warning(line)
         case .ring(let id, let ring): sounds.ring(id, ring)
         case .silence(let id): sounds.silence(id)
+        case .saveOutputRecord(let record):
+            do throws(StoreError) {
+                try outputRecordStore?.save(record)
+            } catch {
+                // The alarm must be heard all the same; only a crash would now leave the output raised.
+                log.warning("\(error.message) The output is raised all the same, and put back when the alarm stops.")
+            }
+        case .setOutput(let sink, let levels): outputs?.set(sink: sink, levels: levels)
         case .signal(let event): signals.announce(event)
         case .show(let id, let content, isTick: true): notifications.showCountdown(content, for: id)
         case .show(let id, let content, isTick: false): notifications.show(content, for: id)

@@ -10,6 +10,11 @@ public enum AgentEffect: Sendable, Equatable {
     case ring(UUID, AlarmRing)
     /// Stop ringing alarm `id`.
     case silence(UUID)
+    /// Save `record`, what Tocsin is about to change on an output, before it does (`nil`:
+    /// forget it, the output is put back).
+    case saveOutputRecord(OutputRecord?)
+    /// Set output `sink` to `levels`: unmuted and raised for a ringing alarm, or put back.
+    case setOutput(sink: String, levels: OutputLevels)
     /// Tell the watchers that may see it: `Changed`, or `Removed` when the event removes the alarm.
     case signal(AlarmEvent)
     /// Show `content` as alarm `id`'s notification, replacing what it showed; `isTick` for a

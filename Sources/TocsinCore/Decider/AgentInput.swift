@@ -36,6 +36,10 @@ public enum AgentInput: Sendable, Equatable {
     case phoneSettingsChanged(PhoneRingSettings)
     /// The paired phones were rung for `alarm` (as it was when they were asked to ring).
     case phonesRung(Alarm)
+    /// The sound server's outputs are as `report` says (`nil`: no sound server answers).
+    case soundOutputChanged(SoundOutputReport?)
+    /// The user's settings for raising a muted or turned-down output while an alarm rings.
+    case outputRaiseSettingsChanged(OutputRaiseSettings)
 }
 
 /// A change someone asks of the alarms.

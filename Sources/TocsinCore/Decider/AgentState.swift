@@ -12,14 +12,18 @@ public struct AgentState: Sendable {
     public internal(set) var screen = Screen()
     /// When ringing alarms ring the paired phones.
     public internal(set) var phones = Phones()
+    /// The sound server's outputs, and what Tocsin raised on one so that an alarm is heard.
+    public internal(set) var output = Output()
     /// A change asked for, made in `book` and waiting to be saved before it takes effect.
     var pendingChange: PendingChange?
 
     /// The state of an agent holding `book` (as loaded), writing times for the locale
-    /// `localeIdentifier` in the book's zone. Nothing is on screen yet.
-    public init(book: AlarmBook, localeIdentifier: String) {
+    /// `localeIdentifier` in the book's zone. Nothing is on screen yet. `outputRecord`: what an
+    /// earlier run raised on an output and did not put back (it was killed mid-ring).
+    public init(book: AlarmBook, localeIdentifier: String, outputRecord: OutputRecord? = nil) {
         self.book = book
         contentWriter = NotificationContentWriter(timeZone: book.timeZone, localeIdentifier: localeIdentifier)
+        output.record = outputRecord
     }
 
     /// What the screen shows of the alarms: which countdowns are on screen and with how many

@@ -8,7 +8,9 @@ import FoundationEssentials
 /// one alarm of thousands does not copy the book.
 ///
 /// The order of the effects is a rule of its own, kept here and tested:
-/// - sound first (ring or silence), so nothing the agent does next delays the ring or its end;
+/// - sound first (ring or silence), so nothing the agent does next delays the ring or its end,
+///   and right after it the output raised for a sound that starts, or put back after the last
+///   one stops (its record saved first);
 /// - then the D-Bus signal, which clients time the transition by;
 /// - then the notification, which waits for nobody (another thread shows it) but is not what
 ///   tells a client the state changed;
@@ -63,8 +65,12 @@ public enum AlarmDecider {
             effects += state.adopt(phoneRings: settings, now: now)
         case .phonesRung(let alarm):
             effects += state.phonesRung(for: alarm)
+        case .soundOutputChanged(let report):
+            effects += state.adopt(soundOutput: report)
+        case .outputRaiseSettingsChanged(let settings):
+            effects += state.adopt(outputRaise: settings)
         }
-        return effects
+        return state.guardingOutput(effects)
     }
 }
 

@@ -30,6 +30,8 @@ struct AlarmDeciderTests {
             case .log: nil
             case .ring: "ring"
             case .silence: "silence"
+            case .saveOutputRecord(let record): record == nil ? "forget output" : "save output"
+            case .setOutput: "set output"
             case .signal(let event): "signal \(event.kind.rawValue)"
             case .show(_, let content, let isTick): isTick ? "tick" : "show \(content.role)"
             case .withdraw: "withdraw"

@@ -27,6 +27,14 @@ struct AlarmDeciderWalkTests {
         /// The wall-clock timer as last armed.
         var armed: Date?
         var phoneSettings = PhoneRingSettings.off
+        /// The sound server as the walk plays it: the default output's levels as they are, as
+        /// its user last set them, whether the server answers, and the restore record on disk.
+        var output = OutputLevels(channelVolumes: [OutputLevels.volume(percent: 3), OutputLevels.volume(percent: 3)], isMuted: true)
+        var userOutput = OutputLevels(channelVolumes: [OutputLevels.volume(percent: 3), OutputLevels.volume(percent: 3)], isMuted: true)
+        var serverUp = true
+        var savedOutputRecord: OutputRecord?
+        /// How many times the decider raised the output.
+        var raises = 0
         var nextID = 100
         var zones: [TimeZoneRules] = [.utc, Fixture.zone("Asia/Tokyo"), Fixture.zone("America/New_York"), Fixture.zone("Europe/Paris")]
         var zone = TimeZoneRules.utc
@@ -76,7 +84,7 @@ struct AlarmDeciderWalkTests {
         mutating func randomStep() throws {
             let alarms = run.book.alarms
             let some = alarms.isEmpty ? fixedID(999) : alarms[random(0...(alarms.count - 1))].id
-            switch random(0...99) {
+            switch random(0...109) {
             case 0..<35:
                 // Mostly as the agent's timer wakes it; now and then after a sleep.
                 let target = chance(85) ? (armed ?? at(seconds + 60)) : at(seconds + Double(random(60...14_400)))
@@ -111,21 +119,52 @@ struct AlarmDeciderWalkTests {
                 try step("sound problem", .soundProblemChanged(chance(50) ? nil : "No sound server."))
             case 95..<97:
                 try step("server", .notificationServerChanged)
+            case 100..<104:
+                try step("output reported", .soundOutputChanged(outputReport))
+            case 104..<107:
+                // The user's hand, on a server that answers: during a ring, turned down (never to
+                // exactly the alarm's level, which could not be told from Tocsin's own) or muted;
+                // otherwise anything.
+                guard serverUp else { return }
+                if !sounding.isEmpty {
+                    if chance(50) {
+                        output.isMuted = true
+                        userOutput.isMuted = true
+                    } else {
+                        let percent = [random(1...60), random(80...100)][random(0...1)]
+                        output.channelVolumes = output.channelVolumes.map { _ in OutputLevels.volume(percent: percent) }
+                        userOutput.channelVolumes = output.channelVolumes
+                    }
+                } else {
+                    output = OutputLevels(channelVolumes: [OutputLevels.volume(percent: random(0...100)), OutputLevels.volume(percent: random(0...100))],
+                                          isMuted: chance(50))
+                    userOutput = output
+                }
+                try step("user sets output \(AgentState.describe(output))", .soundOutputChanged(outputReport))
+            case 107..<110:
+                serverUp.toggle()
+                try step(serverUp ? "sound server back" : "sound server gone", .soundOutputChanged(outputReport))
             default:
                 if let ringing = alarms.first(where: { $0.state.name == .alerting }) { try step("phones rung", .phonesRung(ringing)) }
             }
+        }
+
+        /// What the sound server says now.
+        var outputReport: SoundOutputReport? {
+            serverUp ? SoundOutputReport(server: "PulseAudio 16.1", defaultSink: "speakers", sinks: ["speakers": output]) : nil
         }
 
         /// The agent stops and starts again from what was saved: the sound stops with it.
         mutating func restart() throws {
             trail.append("restart")
             let loaded = AlarmBook(alarms: Array(saved.values), timeZone: Fixture.zone(savedZone))
-            run.state = AgentState(book: loaded, localeIdentifier: "C")
+            run.state = AgentState(book: loaded, localeIdentifier: "C", outputRecord: savedOutputRecord)
             sounding = []
             armed = nil
             // Checked once started: before that, nothing rings or is armed yet.
             try feed(.phoneSettingsChanged(phoneSettings))
             try step("started", .started(in: zone))
+            try step("output reported", .soundOutputChanged(outputReport))
         }
 
         /// Feeds `input`, carries out its effects as the agent would (a commit is saved, or now
@@ -173,6 +212,14 @@ struct AlarmDeciderWalkTests {
                 savedZone = run.book.timeZone.identifier
             case .armDeadline(let date):
                 armed = date
+            case .setOutput(let sink, let levels):
+                #expect(sink == "speakers")
+                if serverUp {
+                    if !levels.isMuted, output.isMuted || levels.loudest > output.loudest { raises += 1 }
+                    output = levels
+                }
+            case .saveOutputRecord(let record):
+                savedOutputRecord = record
             default:
                 break
             }
@@ -204,6 +251,12 @@ struct AlarmDeciderWalkTests {
             try writer.writeSnapshot(format: AlarmStore.formatVersion, timeZone: book.timeZone.identifier, alarms: book.alarms)
             let read = try #require(AlarmJSONReader.snapshot(writer.bytes))
             #expect(read.alarms == book.alarms && read.timeZone == book.timeZone.identifier, "the snapshot does not read back: \(context)")
+            // Every raise is put back once no sound plays and the server answers: the output is as
+            // its user last left it, and no record is left behind.
+            if run.state.output.report != nil, sounding.isEmpty {
+                #expect(run.state.output.record == nil && savedOutputRecord == nil, "a record left with nothing ringing: \(context)")
+                #expect(output == userOutput, "output \(AgentState.describe(output)), the user left \(AgentState.describe(userOutput)): \(context)")
+            }
             // The agent never sleeps past a deadline.
             if let deadline = book.nextDeadline {
                 #expect(armed.map { $0 <= deadline } == true, "armed for \(String(describing: armed)), next deadline \(deadline): \(context)")
@@ -211,7 +264,7 @@ struct AlarmDeciderWalkTests {
         }
     }
 
-    @Test("A removed alarm never rings again, no due time rings twice, sound plays exactly while ringing, what is saved is what is held, no deadline is slept through", arguments: 1...40)
+    @Test("A removed alarm never rings again, no due time rings twice, sound plays exactly while ringing, what is saved is what is held, no deadline is slept through, the output is put back as its user left it", arguments: 1...40)
     func walk(_ seed: Int) throws {
         var walk = try Walk(seed: UInt64(seed) * 7919)
         for _ in 0..<300 { try walk.randomStep() }
@@ -220,5 +273,17 @@ struct AlarmDeciderWalkTests {
         for alarm in walk.run.book.alarms { try walk.step("cancel", .asked(.perform(.cancel, on: alarm.id), by: .press)) }
         #expect(walk.sounding.isEmpty || walk.run.book.count > 0, "silence at the end, unless a save failed: \(walk.sounding)")
         #expect(walk.dueTimesHandled.count > 0, "the walk rang something")
+    }
+
+    @Test("The walks raise the output and put it back, again and again")
+    func walksRaiseTheOutput() throws {
+        var raises: [Int] = []
+        for seed in 41...50 {
+            var walk = try Walk(seed: UInt64(seed) * 7919)
+            for _ in 0..<300 { try walk.randomStep() }
+            raises.append(walk.raises)
+        }
+        // Some walks ring only while the output is loud enough, or while no server answers.
+        #expect(raises.reduce(0, +) >= 10 && raises.filter { $0 > 0 }.count >= 5, "raises per walk: \(raises)")
     }
 }

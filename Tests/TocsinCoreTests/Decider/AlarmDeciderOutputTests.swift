@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import TocsinCore
+import TocsinTestSupport
+
+// AgentState+Output.swift: the output raised while a sound plays, once, and put back after the
+// last one stops; the record saved before the output is touched.
+@Suite("Decider: the output while alarms ring")
+struct AlarmDeciderOutputTests {
+    static func levels(_ percent: Int, muted: Bool = false) -> OutputLevels {
+        OutputLevels(channelVolumes: [OutputLevels.volume(percent: percent), OutputLevels.volume(percent: percent)], isMuted: muted)
+    }
+
+    static func report(_ sinks: [String: OutputLevels], default defaultSink: String = "speakers") -> SoundOutputReport {
+        SoundOutputReport(server: "PulseAudio 16.1", defaultSink: defaultSink, sinks: sinks)
+    }
+
+    /// The output effects among `effects`, in order.
+    static func outputEffects(_ effects: [AgentEffect]) -> [AgentEffect] {
+        effects.filter {
+            switch $0 {
+            case .setOutput, .saveOutputRecord: true
+            default: false
+            }
+        }
+    }
+
+    static func twoTimers() throws -> DeciderRun {
+        try DeciderRun(AlarmRequest(title: "Tea", duration: 60), AlarmRequest(title: "Eggs", duration: 90))
+    }
+
+    @Test("A muted output: saved, then unmuted and raised right after the ring starts; put back after Stop")
+    func mutedOutputRaisedAndPutBack() throws {
+        var run = try Self.twoTimers()
+        #expect(Self.outputEffects(run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 1)).isEmpty,
+                "nothing rings: nothing raised")
+        let fired = run.feed(.timePassed, at: 60)
+        let record = OutputRecord(sink: "speakers", before: Self.levels(3, muted: true), set: Self.levels(70))
+        #expect(Self.outputEffects(fired) == [.saveOutputRecord(record), .setOutput(sink: "speakers", levels: Self.levels(70))])
+        let ring = try #require(fired.firstIndex { if case .ring = $0 { true } else { false } })
+        let save = try #require(fired.firstIndex(of: .saveOutputRecord(record)))
+        #expect(ring + 1 == save, "the output follows the sound at once: \(fired)")
+        #expect(run.state.output.record == record)
+
+        // The server reports what was set: nothing more to do.
+        #expect(Self.outputEffects(run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(70)])), at: 61)).isEmpty)
+        let stopped = run.perform(.stop, on: run.id(1), at: 65)
+        #expect(Self.outputEffects(stopped) == [.setOutput(sink: "speakers", levels: Self.levels(3, muted: true)), .saveOutputRecord(nil)])
+        #expect(run.state.output.record == nil)
+    }
+
+    @Test("Two alarms ringing together raise once and put back once, after the last")
+    func twoAlarmsOnce() throws {
+        var run = try Self.twoTimers()
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 1)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 60)).count == 2)
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(70)])), at: 61)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 90)).isEmpty, "the second alarm finds it raised")
+        #expect(Self.outputEffects(run.perform(.stop, on: run.id(1), at: 95)).isEmpty, "one still rings")
+        #expect(Self.outputEffects(run.perform(.stop, on: run.id(2), at: 96)).count == 2)
+    }
+
+    @Test("Turned down by the user during the ring: not fought, and not undone at Stop; the mute is put back")
+    func userTurnsItDown() throws {
+        var run = try Self.twoTimers()
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 1)
+        _ = run.feed(.timePassed, at: 60)
+        #expect(Self.outputEffects(run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(25)])), at: 62)).isEmpty)
+        let stopped = run.perform(.stop, on: run.id(1), at: 65)
+        #expect(Self.outputEffects(stopped) == [.setOutput(sink: "speakers", levels: Self.levels(25, muted: true)), .saveOutputRecord(nil)])
+    }
+
+    @Test("The default output changes mid-ring: the old one is put back, the new one raised, and put back at Stop")
+    func followsTheDefaultOutput() throws {
+        var run = try Self.twoTimers()
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true), "headphones": Self.levels(10)])), at: 1)
+        _ = run.feed(.timePassed, at: 60)
+        let switched = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(70), "headphones": Self.levels(10)],
+                                                                default: "headphones")), at: 62)
+        let headphones = OutputRecord(sink: "headphones", before: Self.levels(10), set: Self.levels(70))
+        #expect(Self.outputEffects(switched) == [
+            .setOutput(sink: "speakers", levels: Self.levels(3, muted: true)), .saveOutputRecord(nil),
+            .saveOutputRecord(headphones), .setOutput(sink: "headphones", levels: Self.levels(70)),
+        ])
+        let stopped = run.perform(.stop, on: run.id(1), at: 65)
+        #expect(Self.outputEffects(stopped) == [.setOutput(sink: "headphones", levels: Self.levels(10)), .saveOutputRecord(nil)])
+    }
+
+    @Test("Loud enough already: nothing touched, nothing saved")
+    func loudEnough() throws {
+        var run = try Self.twoTimers()
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(80)])), at: 1)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 60)).isEmpty)
+        #expect(Self.outputEffects(run.perform(.stop, on: run.id(1), at: 65)).isEmpty)
+    }
+
+    @Test("Stopped before the server reported the raise: the output is still put back (it was set, whatever the last report said)")
+    func stopBeforeTheServersReport() throws {
+        var run = try Self.twoTimers()
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 1)
+        _ = run.feed(.timePassed, at: 60)
+        let stopped = run.perform(.stop, on: run.id(1), at: 60.05)
+        #expect(Self.outputEffects(stopped) == [.setOutput(sink: "speakers", levels: Self.levels(3, muted: true)), .saveOutputRecord(nil)])
+    }
+
+    @Test("No sound server: nothing raised; once one answers mid-ring, the output is raised then")
+    func serverComesLate() throws {
+        var run = try Self.twoTimers()
+        _ = run.feed(.soundOutputChanged(nil), at: 1)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 60)).isEmpty)
+        let answered = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(0, muted: true)])), at: 62)
+        #expect(Self.outputEffects(answered).last == .setOutput(sink: "speakers", levels: Self.levels(70)))
+    }
+
+    @Test("Killed mid-ring: the record left behind puts the output back once the server answers, when nothing rings")
+    func recordFromAnEarlierRun() throws {
+        let record = OutputRecord(sink: "speakers", before: Self.levels(3, muted: true), set: Self.levels(70))
+        var run = try Self.twoTimers()
+        run.state = AgentState(book: run.book, localeIdentifier: "C", outputRecord: record)
+        _ = run.feed(.started(in: .utc), at: 2)
+        let answered = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(70)])), at: 3)
+        #expect(Self.outputEffects(answered) == [.setOutput(sink: "speakers", levels: Self.levels(3, muted: true)), .saveOutputRecord(nil)])
+    }
+
+    @Test("Raising turned off mid-ring puts the output back; the settings' level is the level raised to")
+    func settings() throws {
+        var run = try Self.twoTimers()
+        _ = run.feed(.outputRaiseSettingsChanged(OutputRaiseSettings(raises: true, levelPercent: 40)), at: 0)
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 1)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 60)).last == .setOutput(sink: "speakers", levels: Self.levels(40)))
+        let off = run.feed(.outputRaiseSettingsChanged(OutputRaiseSettings(raises: false, levelPercent: 40)), at: 61)
+        #expect(Self.outputEffects(off) == [.setOutput(sink: "speakers", levels: Self.levels(3, muted: true)), .saveOutputRecord(nil)])
+    }
+}
