@@ -163,6 +163,16 @@ extension RunningAgent: AlarmsServiceHandler {
         }
         status[.soundProblem] = sounds.soundProblem.map(WireValue.string)
         status[.panel] = .string((tray?.host ?? .off).rawValue)
+        if let report = state.output.report {
+            status[.soundServer] = .string(report.server)
+            if let sink = report.defaultSink, let levels = report.sinks[sink] {
+                status[.output] = .string(sink)
+                status[.outputMuted] = .bool(levels.isMuted)
+                status[.outputVolume] = .integer(Int64(levels.percent))
+            }
+        }
+        status[.raiseOutput] = .bool(state.output.settings.raises)
+        status[.ringLevel] = .integer(Int64(state.output.settings.levelPercent))
         status[.alarmSoundInstalled] = .bool(SoundCheck.problem(with: .themeEvent(AlarmSound.standardEventID)) == nil)
         // Who else listens is the user's to know, not another application's.
         if caller.isCommandLine { status[.watchers] = .integer(Int64(signals.watcherCount)) }

@@ -27,12 +27,15 @@ import TocsinCore
             .notificationProgress: .bool(true), .doNotDisturb: .string("off"), .doNotDisturbHidesAlerts: .bool(false),
             .doNotDisturbMechanism: .string("dunst pause"), .alarmSoundInstalled: .bool(true), .canWakeSystem: .bool(true),
             .timeZone: .string("UTC"), .stateWritable: .bool(true), .stateFile: .string("/s/alarms.json"),
+            .soundServer: .string("PulseAudio 16.1"), .output: .string("speakers"), .outputMuted: .bool(true), .outputVolume: .integer(3),
+            .raiseOutput: .bool(true), .ringLevel: .integer(70),
         ])
         #expect(summary(found) == [
             "ok agent: running, version 0.1.0",
             "ok notifications: dunst 1.9.0: buttons and progress bars are shown",
             "ok do not disturb: off",
             "ok sound: the agent reaches the sound server",
+            "ok output: speakers on PulseAudio 16.1, muted, 3 %: a ringing alarm raises it to 70 % and puts it back when it stops",
             "optional phones: off",
             "ok alarm sound: alarm-clock-elapsed is installed",
             "ok waking the machine: a suspended machine wakes up for the next alarm",
@@ -63,6 +66,25 @@ import TocsinCore
         ])
         #expect(found.filter { $0.level == .problem || $0.level == .warning }.allSatisfy { $0.fix != nil }, "every fault says what to do")
         #expect(found[0].fix == nil)
+    }
+
+    @Test func aMutedOutputWithRaisingOffIsAWarningAndNoServerAProblem() throws {
+        let muted = findings([.soundServer: .string("PulseAudio (on PipeWire 0.3.65) 15.0.0"), .output: .string("speakers"),
+                              .outputMuted: .bool(true), .outputVolume: .integer(40), .raiseOutput: .bool(false), .ringLevel: .integer(70)])
+        let output = try #require(muted.first { $0.check == "output" })
+        #expect(output.level == .warning)
+        #expect(output.message == "speakers on PulseAudio (on PipeWire 0.3.65) 15.0.0 is muted, 40 % and raising is off: alarms may not be heard")
+        #expect(output.fix?.contains("tocsin config raise-output yes") == true)
+
+        let loud = findings([.soundServer: .string("PulseAudio 16.1"), .output: .string("speakers"), .outputMuted: .bool(false),
+                             .outputVolume: .integer(90), .raiseOutput: .bool(false), .ringLevel: .integer(70)])
+        #expect(loud.first { $0.check == "output" }?.level == .ok)
+
+        let none = try #require(findings([.raiseOutput: .bool(true), .ringLevel: .integer(70)]).first { $0.check == "output" })
+        #expect(none.level == .problem && none.message.hasPrefix("no sound server answers the agent"))
+        #expect(findings([.raiseOutput: .bool(true), .soundProblem: .string("no sound server")]).allSatisfy { $0.check != "output" },
+                "said once, by the sound finding")
+        #expect(findings([.version: .string("0.1.0")]).allSatisfy { $0.check != "output" }, "an agent that does not report it")
     }
 
     @Test func aServerWithoutButtonsIsAWarning() {

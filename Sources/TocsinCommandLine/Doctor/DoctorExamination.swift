@@ -5,7 +5,7 @@ import TocsinCore
 // does not answer, what the command line can ask the notification server itself.
 extension DoctorCommand {
     /// Every finding, in the order they are printed: the agent, notifications and do-not-disturb,
-    /// sound, the local checks, the alarm sound, waking, the time zone, a panel, the state file.
+    /// sound and the output, the local checks, the alarm sound, waking, the time zone, a panel, the state file.
     static func examine(_ client: any AgentClient, in context: CommandContext) -> [Finding] {
         let status: [String: WireValue]
         do {
@@ -37,6 +37,7 @@ extension DoctorCommand {
         typealias Key = AlarmWireFormat.StatusKey
         func string(_ key: Key) -> String? { if case .string(let value)? = status[key.rawValue] { value } else { nil } }
         func bool(_ key: Key) -> Bool? { if case .bool(let value)? = status[key.rawValue] { value } else { nil } }
+        func integer(_ key: Key) -> Int64? { if case .integer(let value)? = status[key.rawValue] { value } else { nil } }
         var findings = [Finding(check: "agent", level: .ok, message: "running, version \(string(.version) ?? "?")")]
 
         findings += notificationFindings(
@@ -49,6 +50,15 @@ extension DoctorCommand {
                                     fix: "Start PulseAudio or PipeWire (pipewire-pulse) in your session; the agent retries while an alarm rings."))
         } else {
             findings.append(Finding(check: "sound", level: .ok, message: "the agent reaches the sound server"))
+        }
+        // The output, from an agent that reports it (0.1's does not), unless the sound finding
+        // already says no sound server answers.
+        if let raises = bool(.raiseOutput), string(.soundProblem) == nil {
+            let output = string(.soundServer).map { server in
+                OutputReadiness.Output(server: server, sink: string(.output), percent: integer(.outputVolume).map { Int($0) }, isMuted: bool(.outputMuted))
+            }
+            let settings = OutputRaiseSettings(raises: raises, levelPercent: integer(.ringLevel).map { Int($0) } ?? OutputRaiseSettings.standard.levelPercent)
+            findings.append(Finding(check: "output", OutputReadiness.report(output, settings: settings)))
         }
         findings += local
         if bool(.alarmSoundInstalled) == false {

@@ -34,6 +34,10 @@ public enum AlarmWireFormat {
         case soundProblem = "sound-problem", alarmSoundInstalled = "alarm-sound-installed", watchers
         /// Who shows the tray item: `PanelReadiness.Host`'s raw values.
         case panel
+        /// The sound server, the default output, its mute and loudest channel (percent), and
+        /// whether (and to what level) a ringing alarm raises it.
+        case soundServer = "sound-server", output, outputMuted = "output-muted", outputVolume = "output-volume"
+        case raiseOutput = "raise-output", ringLevel = "ring-level"
     }
 
     /// Keys of an application's dictionary in the `ListApplications` reply.
