@@ -1,5 +1,6 @@
 import CPulse
 import FoundationEssentials
+import Glibc
 import GLibSupport
 import TocsinCore
 
@@ -27,7 +28,7 @@ final class SoundOutputLink {
     private var refreshing = false
     private var refreshAgain = false
     /// What the refresh under way has read so far.
-    private var reading: (server: String, defaultSink: String?, sinks: [String: OutputLevels])?
+    private var reading: SoundOutputReport?
     private var retry: TimeoutHandle?
     /// The server is known to be out of reach (logged once until it answers again).
     private var serverMissing = false
@@ -66,13 +67,21 @@ final class SoundOutputLink {
         if refreshing { refreshAgain = true }
         if levels.isMuted { setMute(sink, true, on: context) }
         track(pa_context_set_sink_volume_by_name(context, sink, &volume, Self.setDone,
-                                                 Unmanaged.passRetained(SetBox(link: self, sink: sink)).toOpaque()))
+                                                 Unmanaged.passRetained(SetBox(link: self, what: "output “\(sink)”")).toOpaque()))
         if !levels.isMuted { setMute(sink, false, on: context) }
     }
 
     private func setMute(_ sink: String, _ muted: Bool, on context: OpaquePointer) {
         track(pa_context_set_sink_mute_by_name(context, sink, muted ? 1 : 0, Self.setDone,
-                                               Unmanaged.passRetained(SetBox(link: self, sink: sink)).toOpaque()))
+                                               Unmanaged.passRetained(SetBox(link: self, what: "output “\(sink)”")).toOpaque()))
+    }
+
+    /// Unmutes the agent's own stream `index`.
+    func unmuteStream(_ index: UInt32) {
+        guard let context, pa_context_get_state(context) == PA_CONTEXT_READY else { return }
+        if refreshing { refreshAgain = true }
+        track(pa_context_set_sink_input_mute(context, index, 0, Self.setDone,
+                                             Unmanaged.passRetained(SetBox(link: self, what: "the alarm's own stream")).toOpaque()))
     }
 
     // MARK: Connection
@@ -112,7 +121,8 @@ final class SoundOutputLink {
             pa_context_set_subscribe_callback(context, { _, _, _, userData in
                 Unmanaged<SoundOutputLink>.fromOpaque(userData!).takeUnretainedValue().refresh()
             }, Unmanaged.passUnretained(self).toOpaque())
-            let mask = pa_subscription_mask_t(rawValue: PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SERVER.rawValue)
+            let mask = pa_subscription_mask_t(rawValue: PA_SUBSCRIPTION_MASK_SINK.rawValue | PA_SUBSCRIPTION_MASK_SINK_INPUT.rawValue
+                                              | PA_SUBSCRIPTION_MASK_SERVER.rawValue)
             track(pa_context_subscribe(context, mask, nil, nil))
             refresh()
         case PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED:
@@ -162,14 +172,33 @@ final class SoundOutputLink {
         guard let info, let context else { return refreshed() }
         let name = info.pointee.server_name.map { String(cString: $0) } ?? "an unnamed sound server"
         let version = info.pointee.server_version.map { String(cString: $0) } ?? ""
-        reading = (server: version.isEmpty ? name : "\(name) \(version)",
-                   defaultSink: info.pointee.default_sink_name.map { String(cString: $0) }, sinks: [:])
+        reading = SoundOutputReport(server: version.isEmpty ? name : "\(name) \(version)",
+                                    defaultSink: info.pointee.default_sink_name.map { String(cString: $0) }, sinks: [:])
         track(pa_context_get_sink_info_list(context, { _, info, endOfList, userData in
             let link = Unmanaged<SoundOutputLink>.fromOpaque(userData!).takeUnretainedValue()
-            if endOfList != 0 { return link.finishReading() }
+            if endOfList != 0 { return link.readStreams() }
             guard let info else { return }
             link.read(sink: info.pointee)
         }, Unmanaged.passUnretained(self).toOpaque()))
+    }
+
+    /// Reads the streams that play, keeping the agent's own.
+    private func readStreams() {
+        guard let context else { return refreshed() }
+        track(pa_context_get_sink_input_info_list(context, { _, info, endOfList, userData in
+            let link = Unmanaged<SoundOutputLink>.fromOpaque(userData!).takeUnretainedValue()
+            if endOfList != 0 { return link.finishReading() }
+            guard let info else { return }
+            link.read(stream: info.pointee)
+        }, Unmanaged.passUnretained(self).toOpaque()))
+    }
+
+    /// This process's id as libcanberra's streams carry it (`application.process.id`).
+    private static let ownProcessID = String(getpid())
+
+    private func read(stream info: pa_sink_input_info) {
+        guard let pid = pa_proplist_gets(info.proplist, "application.process.id"), String(cString: pid) == Self.ownProcessID else { return }
+        reading?.ownStreams[info.index] = info.mute != 0
     }
 
     private func read(sink info: pa_sink_info) {
@@ -181,9 +210,7 @@ final class SoundOutputLink {
     }
 
     private func finishReading() {
-        if let reading {
-            report(SoundOutputReport(server: reading.server, defaultSink: reading.defaultSink, sinks: reading.sinks))
-        }
+        if let reading { report(reading) }
         refreshed()
     }
 
@@ -206,13 +233,13 @@ final class SoundOutputLink {
         if let operation { pa_operation_unref(operation) }
     }
 
-    /// Which sink a set was for, to say so if it fails.
+    /// What a set was for, to say so if it fails.
     private final class SetBox {
         unowned let link: SoundOutputLink
-        let sink: String
-        init(link: SoundOutputLink, sink: String) {
+        let what: String
+        init(link: SoundOutputLink, what: String) {
             self.link = link
-            self.sink = sink
+            self.what = what
         }
     }
 
@@ -221,6 +248,6 @@ final class SoundOutputLink {
         guard success == 0, let context else { return }
         // A refusal (PipeWire's block-sink-volume quirk answers EPERM) or a sink gone: the alarm
         // still rings, at the output's own level.
-        box.link.log.warning("Could not set output “\(box.sink)”: \(String(cString: pa_strerror(pa_context_errno(context)))).")
+        box.link.log.warning("Could not set \(box.what): \(String(cString: pa_strerror(pa_context_errno(context)))).")
     }
 }

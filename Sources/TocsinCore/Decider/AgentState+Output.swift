@@ -16,6 +16,10 @@ extension AgentState {
         public internal(set) var settings = OutputRaiseSettings.standard
         /// The alarms whose sound plays now, as the ring and silence effects left them.
         var soundsPlaying: Set<UUID> = []
+        /// The agent's own streams seen during this ring, and how each was last seen.
+        var streamsSeen: [UInt32: StreamSeen] = [:]
+        /// The user muted one of the alarm's streams during this ring: later ones are left muted.
+        var userMutedTheAlarm = false
     }
 
     /// `effects`, with what they mean for the output added after their last ring or silence:
@@ -57,7 +61,7 @@ extension AgentState {
     /// while a sound plays and nothing is raised.
     private mutating func reconsiderOutput() -> [AgentEffect] {
         guard let report = output.report else { return [] }
-        var effects: [AgentEffect] = []
+        var effects = unmuteOwnStreams(report)
         let raising = !output.soundsPlaying.isEmpty && output.settings.raises
         if let record = output.record, !raising || record.sink != report.defaultSink {
             if let current = report.sinks[record.sink] {
@@ -84,6 +88,45 @@ extension AgentState {
             effects.append(.log(.info, "Output “\(sink)” was \(Self.describe(current)); raised to \(Self.describe(raised)) while the alarm rings."))
             output.record = record
         }
+        return effects
+    }
+
+    /// How one of the agent's own streams was last seen during a ring.
+    enum StreamSeen: Sendable, Equatable {
+        case muted, unmuted
+        /// Unmuted by the agent, and not yet reported so: a report that still says muted is
+        /// older than the unmute, not the user's hand.
+        case unmuting
+    }
+
+    /// Unmutes the alarm's own streams that start muted during a ring (a mute the sound server
+    /// remembered from an earlier one), unless the user muted one of them during this ring: the
+    /// user's hand wins until the ring ends.
+    private mutating func unmuteOwnStreams(_ report: SoundOutputReport) -> [AgentEffect] {
+        guard !output.soundsPlaying.isEmpty else {
+            output.streamsSeen = [:]
+            output.userMutedTheAlarm = false
+            return []
+        }
+        var effects: [AgentEffect] = []
+        for (stream, muted) in report.ownStreams.sorted(by: { $0.key < $1.key }) {
+            switch (output.streamsSeen[stream], muted) {
+            case (_, false):
+                output.streamsSeen[stream] = .unmuted
+            case (.unmuting?, true), (.muted?, true):
+                break
+            case (.unmuted?, true):
+                output.userMutedTheAlarm = true
+                output.streamsSeen[stream] = .muted
+            case (nil, true) where output.userMutedTheAlarm:
+                output.streamsSeen[stream] = .muted
+            case (nil, true):
+                effects.append(.unmuteStream(stream))
+                effects.append(.log(.info, "The alarm's sound started muted (the sound server remembered a mute for Tocsin); unmuting it."))
+                output.streamsSeen[stream] = .unmuting
+            }
+        }
+        output.streamsSeen = output.streamsSeen.filter { report.ownStreams[$0.key] != nil }
         return effects
     }
 

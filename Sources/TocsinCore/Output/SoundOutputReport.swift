@@ -9,12 +9,17 @@ public struct SoundOutputReport: Sendable, Equatable {
     public var defaultSink: String?
     /// Every output's levels, by sink name.
     public var sinks: [String: OutputLevels]
+    /// The agent's own streams (the alarm sound as it plays, by the server's index) and whether
+    /// each is muted: a mute the server remembers for Tocsin's streams (PulseAudio's
+    /// stream-restore, by the `alarm` role; WirePlumber's, by application) mutes each new one.
+    public var ownStreams: [UInt32: Bool]
 
-    /// A report of `server` with `sinks`, `defaultSink` the default.
-    public init(server: String, defaultSink: String?, sinks: [String: OutputLevels]) {
+    /// A report of `server` with `sinks`, `defaultSink` the default, and the agent's own streams.
+    public init(server: String, defaultSink: String?, sinks: [String: OutputLevels], ownStreams: [UInt32: Bool] = [:]) {
         self.server = server
         self.defaultSink = defaultSink
         self.sinks = sinks
+        self.ownStreams = ownStreams
     }
 
     /// The default output's levels, if there is one.

@@ -103,6 +103,30 @@ struct AlarmDeciderOutputTests {
         #expect(Self.outputEffects(stopped) == [.setOutput(sink: "speakers", levels: Self.levels(3, muted: true)), .saveOutputRecord(nil)])
     }
 
+    @Test("The alarm's stream started muted by a remembered mute is unmuted; one the user mutes during the ring stays muted, and so do the ring's later streams")
+    func ownStreams() throws {
+        var run = try Self.twoTimers()
+        let loud = ["speakers": Self.levels(80)]
+        _ = run.feed(.soundOutputChanged(Self.report(loud)), at: 1)
+        _ = run.feed(.timePassed, at: 60)
+        func streams(_ streams: [UInt32: Bool]) -> AgentInput {
+            .soundOutputChanged(SoundOutputReport(server: "PulseAudio 16.1", defaultSink: "speakers", sinks: loud, ownStreams: streams))
+        }
+        #expect(run.feed(streams([7: true]), at: 60.1).contains(.unmuteStream(7)), "the remembered mute is undone")
+        #expect(!run.feed(streams([7: true]), at: 60.15).contains(.unmuteStream(7)), "a report older than the unmute is not the user's")
+        _ = run.feed(streams([7: false]), at: 60.2)
+        #expect(!run.feed(streams([7: true]), at: 61).contains(.unmuteStream(7)), "the user muted it: left so")
+        // The sound repeats as a new stream, which the server starts muted as the user left it.
+        #expect(!run.feed(streams([8: true]), at: 63).contains(.unmuteStream(8)), "the user's mute holds for the rest of the ring")
+        _ = run.perform(.stop, on: run.id(1), at: 65)
+        // The next ring starts afresh.
+        _ = run.feed(.timePassed, at: 90)
+        #expect(run.feed(streams([9: true]), at: 90.1).contains(.unmuteStream(9)))
+        // A stream of the agent's while nothing rings (the last one ending) is left alone.
+        _ = run.perform(.stop, on: run.id(2), at: 95)
+        #expect(!run.feed(streams([10: true]), at: 95.1).contains(.unmuteStream(10)))
+    }
+
     @Test("No sound server: nothing raised; once one answers mid-ring, the output is raised then")
     func serverComesLate() throws {
         var run = try Self.twoTimers()
