@@ -8,6 +8,13 @@ extension HeadlessSession {
         return try SoundRecording.start(launcher: launcher, environment: environment, index: nextRecordingIndex())
     }
 
+    /// Starts recording what is played into `sink` (its monitor), e.g. a second null sink made
+    /// with `loadNullSink(named:)`. Returns once audio is flowing.
+    public func startRecording(of sink: String) throws -> SoundRecording {
+        try ensureRunning()
+        return try SoundRecording.start(launcher: launcher, environment: environment, index: nextRecordingIndex(), sink: sink)
+    }
+
     /// Whether the sound server is running (every one of its processes), i.e. not stopped with
     /// `stopSoundServer()` and not crashed.
     public var soundServerIsRunning: Bool { soundControl.isRunning }
