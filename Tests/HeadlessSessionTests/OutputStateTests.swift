@@ -232,6 +232,31 @@ extension RealSessionTests {
             print("\(kind): paplay's stream after it was muted and the server restarted: muted \(nextInput.muted), level \(next.level)")
         }
 
+        @Test("a PipeWire part that does not start is named with its stderr, and nothing of the session is left running")
+        func failingPartIsNamed() throws {
+            // A wireplumber that fails as a broken install would, found first in PATH.
+            let bin = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-failing-wireplumber-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: bin) }
+            let script = bin.appendingPathComponent("wireplumber")
+            try "#!/bin/sh\necho 'wireplumber: cannot load the session manager' >&2\nexit 3\n".write(to: script, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+            var environment = ProcessInfo.processInfo.environment
+            environment["PATH"] = bin.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+
+            let before = Set(processesMentioning("tocsin-session-failing"))
+            do {
+                _ = try HeadlessSession(label: "failing", baseEnvironment: environment, soundServer: .pipeWire)
+                Issue.record("the session started although wireplumber exits at once")
+            } catch let HeadlessSessionError.componentFailed(component, reason, stderrTail) {
+                #expect(component == "wireplumber", "\(component): \(reason)")
+                #expect(reason == "exited with status 3", "\(reason)")
+                #expect(stderrTail.contains("cannot load the session manager"), "\(stderrTail)")
+            }
+            let left = Set(processesMentioning("tocsin-session-failing")).subtracting(before)
+            #expect(left.isEmpty, "processes of the failed session still running: \(left)")
+        }
+
         // MARK: helpers
 
         /// What one tone played: the loudest 300 ms at tocsin_null's monitor (and at another
