@@ -7,7 +7,8 @@ enum ExecutableLocator {
     private static let packages: [String: String] = [
         "dbus-daemon": "dbus", "Xvfb": "xvfb", "xdpyinfo": "x11-utils", "dunst": "dunst",
         "dunstctl": "dunst", "pulseaudio": "pulseaudio", "pactl": "pulseaudio-utils",
-        "pacat": "pulseaudio-utils", "parec": "pulseaudio-utils", "busctl": "systemd",
+        "pacat": "pulseaudio-utils", "parec": "pulseaudio-utils", "paplay": "pulseaudio-utils", "busctl": "systemd",
+        "pipewire": "pipewire-bin", "wireplumber": "wireplumber", "pipewire-pulse": "pipewire-pulse",
         "import": "imagemagick", "xdotool": "xdotool", "tesseract": "tesseract-ocr",
         "xfconf-query": "xfconf", "xfconfd": "xfconf", "xfce4-notifyd": "xfce4-notifyd",
         "sway": "sway", "mako": "mako-notifier", "makoctl": "mako-notifier", "grim": "grim", "runuser": "util-linux", "useradd": "passwd",

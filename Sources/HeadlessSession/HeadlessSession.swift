@@ -2,8 +2,8 @@ import Foundation
 
 /// A private, real, headless Linux desktop session for integration tests, demos and benchmarks:
 /// its own D-Bus session bus, X server (Xvfb), notification server (dunst) and sound server
-/// (pulseaudio with a null sink), all under one temporary directory. Several sessions can run at
-/// once without seeing each other or the user's real desktop.
+/// (PulseAudio or PipeWire, with a null sink), all under one temporary directory. Several
+/// sessions can run at once without seeing each other or the user's real desktop.
 ///
 /// Programs started with `launch`/`run` (or given `environment`) use the session's bus, display
 /// and sound server. The session observes what a user would see (every notification, via a bus
@@ -31,8 +31,11 @@ public final class HeadlessSession: @unchecked Sendable {
     public let display: String
     /// The session bus address.
     public let busAddress: String
-    /// The pulseaudio server address (also in `environment` as PULSE_SERVER).
+    /// The sound server's PulseAudio protocol address (also in `environment` as PULSE_SERVER);
+    /// the same after `restartSoundServer()`.
     public let soundServerAddress: String
+    /// The sound server it runs.
+    public let soundServer: SoundServerKind
     /// How long `init` took to get every component ready.
     public let startupDuration: Duration
     /// The notification server it runs.
@@ -45,16 +48,19 @@ public final class HeadlessSession: @unchecked Sendable {
     let monitor: BusMonitor
     /// dunst's context-menu clicker; `nil` with another server, whose buttons are clicked on screen.
     let clicker: ActionClicker?
+    /// The sound server, which a test may stop and restart.
+    let soundControl: SoundServerControl
     private let registry: ProcessRegistry
     private let lock = NSLock()
     private var stopped = false
     private var recordingCount = 0
     private var keepDirectoryStorage: Bool
 
-    /// Starts dbus-daemon, the bus monitor, Xvfb, dunst (with a generated dunstrc) and pulseaudio
-    /// with the null sink "tocsin_null" (the default sink) plus a silence stream that keeps its
-    /// monitor flowing. Returns when all of them answer; throws naming the component that failed,
-    /// with its stderr tail, after ending whatever had started.
+    /// Starts dbus-daemon, the bus monitor, Xvfb, dunst (with a generated dunstrc) and the sound
+    /// server (pulseaudio, or pipewire, wireplumber and pipewire-pulse) with the null sink
+    /// "tocsin_null" (the default sink) plus a silence stream that keeps its monitor flowing.
+    /// Returns when all of them answer; throws naming the component that failed, with its stderr
+    /// tail, after ending whatever had started.
     /// - Parameters:
     ///   - label: a short name for the session's directory, e.g. the test's name.
     ///   - baseEnvironment: the environment the session's `environment` is derived from (its PATH
@@ -67,9 +73,12 @@ public final class HeadlessSession: @unchecked Sendable {
     ///     trixie's (48).
     ///   - gnomeShellExtensions: extension directories (each named after its uuid) GNOME Shell
     ///     starts with, installed for the session's user and enabled.
+    ///   - soundServer: the sound server to run: PulseAudio, or PipeWire with WirePlumber and
+    ///     pipewire-pulse.
     public init(label: String = "session", baseEnvironment: [String: String] = ProcessInfo.processInfo.environment,
                 notificationServer kind: NotificationServerKind = .dunst, activatable: [String: String] = [:],
-                gnomeShellRelease: GnomeShellRelease = .system, gnomeShellExtensions: [URL] = []) throws {
+                gnomeShellRelease: GnomeShellRelease = .system, gnomeShellExtensions: [URL] = [],
+                soundServer soundKind: SoundServerKind = .pulseAudio) throws {
         let started = ContinuousClock.now
         OrphanReaper.reapAbandonedSessions()
         let layout = try SessionLayout.create(label: label)
@@ -89,7 +98,8 @@ public final class HeadlessSession: @unchecked Sendable {
             let monitor = try BusMonitor.start(launcher: launcher, environment: environment)
             let xServer = try XServer.start(launcher: launcher, environment: environment, openToOtherUsers: kind == .plasma)
             environment["DISPLAY"] = xServer.display
-            let sound = try SoundServer.start(launcher: launcher, environment: environment)
+            let sound = try SoundServer.start(soundKind, launcher: launcher, environment: environment)
+            self.soundControl = SoundServerControl(running: sound, launcher: launcher, environment: environment)
             environment["PULSE_SERVER"] = sound.serverAddress
             let notificationServer = try NotificationServer.start(kind, launcher: launcher, environment: environment,
                                                                   gnomeShellExtensions: gnomeShellExtensions, gnomeShellRelease: gnomeShellRelease)
@@ -109,6 +119,7 @@ public final class HeadlessSession: @unchecked Sendable {
         }
         self.label = label
         self.notificationServer = kind
+        self.soundServer = soundKind
         self.layout = layout
         self.directory = layout.root
         self.registry = registry

@@ -21,6 +21,9 @@ public enum HeadlessSessionError: Error, CustomStringConvertible, LocalizedError
     case sessionStopped
     /// The screen never showed what a test waited for; `lastRead` is what OCR read last.
     case screenNeverShowed(what: String, lastRead: String)
+    /// A helper command answered, but not what the session needed (unreadable output, no sink of
+    /// that name, a change the server did not take); `reason` says what was wrong.
+    case unexpectedAnswer(command: String, reason: String)
 
     /// A readable explanation including the failing component and its log tail.
     public var description: String {
@@ -49,6 +52,8 @@ public enum HeadlessSessionError: Error, CustomStringConvertible, LocalizedError
             return "HeadlessSession: the session was already stopped"
         case let .screenNeverShowed(what, lastRead):
             return "HeadlessSession: the screen never showed \(what); it read:\n\(lastRead.isEmpty ? "(no text)" : lastRead)"
+        case let .unexpectedAnswer(command, reason):
+            return "HeadlessSession: `\(command)`: \(reason)"
         }
     }
 

@@ -12,6 +12,8 @@ enum SessionEnvironment {
         "PULSE_COOKIE", "PULSE_RUNTIME_PATH", "PULSE_STATE_PATH", "PULSE_CONFIG_PATH", "GNOME_DESKTOP_SESSION_ID",
         "KDE_FULL_SESSION", "SWAYSOCK", "I3SOCK", "HYPRLAND_INSTANCE_SIGNATURE", "NOTIFY_SOCKET",
         "DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "PULSE_SERVER",
+        // PipeWire clients (and a session's own pipewire) would reach the desktop's PipeWire.
+        "PIPEWIRE_RUNTIME_DIR", "PIPEWIRE_REMOTE",
     ]
 
     /// The environment before the bus, display and sound addresses are known.

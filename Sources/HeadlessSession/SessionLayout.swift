@@ -34,6 +34,15 @@ struct SessionLayout: Sendable {
     /// pulseaudio's socket; named apart from pulseaudio's own `pulse/` runtime directory so the
     /// two never collide.
     var pulseSocket: URL { runtime.appendingPathComponent("pulse.sock") }
+    /// pipewire's own socket, where wireplumber and pipewire-pulse connect.
+    var pipeWireSocket: URL { runtime.appendingPathComponent("pipewire-0") }
+    /// pipewire-pulse's socket: its default place, where a PipeWire desktop's libpulse clients
+    /// find it without PULSE_SERVER.
+    var pipeWirePulseSocket: URL { runtime.appendingPathComponent("pulse").appendingPathComponent("native") }
+    /// WirePlumber's configuration fragments for the session (read from XDG_CONFIG_HOME).
+    var wirePlumberConfig: URL { config.appendingPathComponent("wireplumber") }
+    /// Where WirePlumber remembers volumes, mutes and default sinks (under XDG_STATE_HOME).
+    var wirePlumberState: URL { state.appendingPathComponent("wireplumber") }
     /// Under XDG_CONFIG_HOME, where dunst itself would look for it.
     var dunstConfig: URL { config.appendingPathComponent("dunst").appendingPathComponent("dunstrc") }
 

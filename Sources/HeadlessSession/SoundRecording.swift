@@ -1,7 +1,7 @@
 import Foundation
 
-/// A running recording of everything played into the session's sink, from `startRecording()`
-/// until `stop()`.
+/// A running recording of everything played into one of the session's sinks (the null sink
+/// `tocsin_null` unless another was asked for), from `startRecording()` until `stop()`.
 ///
 /// `parec` writes the sink monitor's raw audio to a pipe; a reader thread appends it to
 /// `rawAudioURL` (s16le, 44.1 kHz, stereo — e.g. for `sox -t raw -r 44100 -e signed -b 16 -c 2`)
@@ -28,8 +28,10 @@ public final class SoundRecording: @unchecked Sendable {
     private let process: SessionProcess
     private let state: RecordingState
 
-    /// Starts `parec` and returns once audio is flowing, so nothing played afterwards is missed.
-    static func start(launcher: ChildLauncher, environment: [String: String], index: Int) throws -> SoundRecording {
+    /// Starts `parec` on `sink`'s monitor and returns once audio is flowing, so nothing played
+    /// afterwards is missed.
+    static func start(launcher: ChildLauncher, environment: [String: String], index: Int,
+                      sink: String = SoundServer.sinkName) throws -> SoundRecording {
         let rawAudioURL = launcher.layout.recordings.appendingPathComponent("recording-\(index).raw")
         guard FileManager.default.createFile(atPath: rawAudioURL.path, contents: nil),
               let rawFile = try? FileHandle(forWritingTo: rawAudioURL) else {
@@ -39,7 +41,7 @@ public final class SoundRecording: @unchecked Sendable {
         let process = try launcher.launch(
             name: "recorder",
             executable: try ExecutableLocator.find("parec", environment: environment),
-            arguments: SoundServer.recorderArguments(),
+            arguments: SoundServer.recorderArguments(sink: sink),
             environment: environment,
             standardOutput: .pipe(pipe))
 
@@ -68,7 +70,7 @@ public final class SoundRecording: @unchecked Sendable {
             process.terminate(grace: .milliseconds(500))
             throw HeadlessSessionError.recordingFailed(
                 reason: process.isRunning || flowing == nil
-                    ? "no audio from \(SoundServer.sinkName).monitor within 5 s"
+                    ? "no audio from \(sink).monitor within 5 s"
                     : "parec exited with status \(process.terminationStatus ?? -1)",
                 stderrTail: process.standardErrorTail())
         }

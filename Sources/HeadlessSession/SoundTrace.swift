@@ -67,6 +67,23 @@ public struct SoundTrace: Sendable {
         return meanSquare.squareRoot()
     }
 
+    /// The RMS of the loudest stretch of `duration` (whole windows) anywhere in the trace: the
+    /// level of a sound that played somewhere in the recording, without knowing exactly when (a
+    /// recording's times can be off; see `SoundRecording`). NaN when the trace is shorter than
+    /// `duration`, so no assertion passes on missing data.
+    public func loudestRMS(over duration: TimeInterval) -> Double {
+        let count = max(1, Int((duration / Self.windowDuration).rounded()))
+        guard windows.count >= count else { return .nan }
+        let squares = windows.map { $0.rms * $0.rms }
+        var sum = squares[0..<count].reduce(0, +)
+        var loudest = sum
+        for end in count..<squares.count {
+            sum += squares[end] - squares[end - count]
+            loudest = max(loudest, sum)
+        }
+        return (max(0, loudest) / Double(count)).squareRoot()
+    }
+
     /// Whether the trace has windows from `from` up to `to` (within one window).
     public func covers(from: Date, to: Date) -> Bool {
         guard let start, let end else { return false }

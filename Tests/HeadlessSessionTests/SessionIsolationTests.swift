@@ -5,11 +5,12 @@ import Testing
 extension RealSessionTests {
     @Suite("Isolation between sessions")
     struct Isolation {
-        @Test("two sessions at once have their own display, bus, sound and notifications")
-        func twoSessionsDoNotInterfere() throws {
-            let first = try HeadlessSession(label: "first")
+        @Test("two sessions at once have their own display, bus, sound and notifications",
+              arguments: SoundServerKind.allCases)
+        func twoSessionsDoNotInterfere(sound: SoundServerKind) throws {
+            let first = try HeadlessSession(label: "first", soundServer: sound)
             defer { first.stop() }
-            let second = try HeadlessSession(label: "second")
+            let second = try HeadlessSession(label: "second", soundServer: sound)
             defer { second.stop() }
 
             #expect(first.display != second.display)

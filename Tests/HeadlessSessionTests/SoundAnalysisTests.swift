@@ -52,4 +52,19 @@ struct SoundAnalysisTests {
         #expect(!trace.covers(from: start, to: start.addingTimeInterval(0.5)))
         #expect(trace.peakRMS == 0.4)
     }
+
+    @Test("the loudest stretch: the RMS of the loudest run of whole windows, NaN when the trace is shorter")
+    func loudestStretch() {
+        let start = Date(timeIntervalSince1970: 1_000)
+        let levels: [Double] = [0.1, 0, 0, 0.2, 0.4, 0.2, 0, 0, 0, 0.3]
+        let trace = SoundTrace(windows: levels.enumerated().map {
+            SoundWindow(time: start.addingTimeInterval(Double($0.offset) * 0.01), rms: $0.element)
+        })
+        #expect(abs(trace.loudestRMS(over: 0.01) - 0.4) < 1e-12)
+        // Windows 3–5: sqrt((0.04 + 0.16 + 0.04) / 3).
+        #expect(abs(trace.loudestRMS(over: 0.03) - (0.24 / 3).squareRoot()) < 1e-12)
+        #expect(abs(trace.loudestRMS(over: 0.1) - (0.34 / 10).squareRoot()) < 1e-12)
+        #expect(trace.loudestRMS(over: 0.11).isNaN)
+        #expect(SoundTrace(windows: []).loudestRMS(over: 0.3).isNaN)
+    }
 }

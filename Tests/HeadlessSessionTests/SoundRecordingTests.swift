@@ -5,9 +5,10 @@ import Testing
 extension RealSessionTests {
     @Suite("Recording what is played")
     struct Sound {
-        @Test("paplay of bell.oga is recorded as loud while playing and silent after it ends")
-        func bellIsLoudThenSilent() throws {
-            let session = try HeadlessSession(label: "sound")
+        @Test("paplay of bell.oga is recorded as loud while playing and silent after it ends",
+              arguments: SoundServerKind.allCases)
+        func bellIsLoudThenSilent(kind: SoundServerKind) throws {
+            let session = try HeadlessSession(label: "sound", soundServer: kind)
             defer { session.stop() }
             let recording = try session.startRecording()
             Thread.sleep(forTimeInterval: 0.1)  // some silence to compare with
@@ -30,9 +31,9 @@ extension RealSessionTests {
             #expect(abs(raw.count / 4 - trace.windows.count * 441) < 441, "raw file and windows disagree")
         }
 
-        @Test("a recording started while nothing plays is silent, not empty")
-        func silenceIsRecorded() throws {
-            let session = try HeadlessSession(label: "silence")
+        @Test("a recording started while nothing plays is silent, not empty", arguments: SoundServerKind.allCases)
+        func silenceIsRecorded(kind: SoundServerKind) throws {
+            let session = try HeadlessSession(label: "silence", soundServer: kind)
             defer { session.stop() }
             let recording = try session.startRecording()
             let started = Date()
