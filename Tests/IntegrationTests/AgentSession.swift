@@ -11,12 +11,13 @@ final class AgentSession {
     private let agentArguments: [String]
     private let agentEnvironment: [String: String]
 
-    /// Starts a session with `notificationServer` and the agent (with extra `agentArguments` and
+    /// Starts a session with `notificationServer`, `soundServer` and the agent (with extra `agentArguments` and
     /// `agentEnvironment`), and waits until the agent answers.
-    init(_ label: String, notificationServer: NotificationServerKind = .dunst, agentArguments: [String] = [],
-         agentEnvironment: [String: String] = [:], gnomeShellRelease: GnomeShellRelease = .system, gnomeShellExtensions: [URL] = []) throws {
+    init(_ label: String, notificationServer: NotificationServerKind = .dunst, soundServer: SoundServerKind = .pulseAudio,
+         agentArguments: [String] = [], agentEnvironment: [String: String] = [:], gnomeShellRelease: GnomeShellRelease = .system,
+         gnomeShellExtensions: [URL] = []) throws {
         session = try HeadlessSession(label: label, baseEnvironment: Self.environmentWithTocsinsData, notificationServer: notificationServer,
-                                      gnomeShellRelease: gnomeShellRelease, gnomeShellExtensions: gnomeShellExtensions)
+                                      gnomeShellRelease: gnomeShellRelease, gnomeShellExtensions: gnomeShellExtensions, soundServer: soundServer)
         stateDirectory = session.directory.appendingPathComponent("tocsin-state")
         self.agentArguments = agentArguments
         self.agentEnvironment = agentEnvironment

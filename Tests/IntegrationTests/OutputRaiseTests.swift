@@ -1,0 +1,192 @@
+import Foundation
+import HeadlessSession
+import Testing
+
+/// A muted or turned-down output still wakes its user, and gets its own settings back (#34), on
+/// PulseAudio and on PipeWire with pipewire-pulse and WirePlumber: the sound is read at the
+/// sink's monitor, the output's mute and every channel's volume through pactl, as a user's
+/// volume control reads them.
+@Suite(.serialized) struct OutputRaiseTests {
+    /// The loudest 0.3 s of the alarm at 70 %: clearly heard (at 3 % it reads 0 on PipeWire and
+    /// about 2e-5 on PulseAudio).
+    static let heard = 0.01
+    static let sink = "tocsin_null"
+
+    /// A session on `server` whose output is set as a user left it: `muted`, each channel at `percents`.
+    static func session(_ label: String, _ server: SoundServerKind, muted: Bool, percents: [Int]) throws -> (AgentSession, SinkState) {
+        let fixture = try AgentSession("\(label)-\(server)", soundServer: server)
+        try fixture.session.setSinkVolume(sink, percents: percents)
+        try fixture.session.setSinkMute(sink, muted)
+        let before = try fixture.session.sinkState(sink)
+        try #require(before.muted == muted && before.channelPercents == percents, "the output was not set up: \(before)")
+        return (fixture, before)
+    }
+
+    /// Waits until the output reads as `condition` says.
+    static func output(_ fixture: AgentSession, _ name: String = sink, becomes condition: (SinkState) -> Bool) -> SinkState? {
+        var last: SinkState?
+        let reached = fixture.eventually(timeout: 5) {
+            last = try? fixture.session.sinkState(name)
+            return last.map(condition) ?? false
+        }
+        return reached ? last : nil
+    }
+
+    /// Stops `id` and expects silence from half a second after, as a person hears it.
+    static func stopIntoSilence(_ fixture: AgentSession, _ id: String, recording: SoundRecording) throws {
+        #expect(try fixture.tocsin("stop", id).status == 0)
+        let stopped = Date()
+        Thread.sleep(forTimeInterval: 1.6)
+        #expect(recording.currentTrace().isSilent(from: stopped.addingTimeInterval(0.5), to: stopped.addingTimeInterval(1.5)), "still sound after Stop")
+    }
+
+    @Test(arguments: SoundServerKind.allCases)
+    func aMutedOutputRingsAloudAndIsPutBackExactly(server: SoundServerKind) throws {
+        let (fixture, before) = try Self.session("muted", server, muted: true, percents: [40, 30])
+        let recording = try fixture.session.startRecording()
+        let id = try fixture.startTimer("1s", "--title", "Wake up")
+        let raised = Self.output(fixture) { !$0.muted && $0.channelPercents.max() == 70 }
+        #expect(raised != nil, "not unmuted and raised to 70 %: \(String(describing: try? fixture.session.sinkState(Self.sink)))")
+        #expect(raised.map { abs(Double($0.channelVolumes[1]) / Double($0.channelVolumes[0]) - 0.75) < 0.001 } == true,
+                "the balance (30:40) was not kept: \(String(describing: raised))")
+        #expect(fixture.eventually(timeout: 5) { recording.currentTrace().loudestRMS(over: 0.3) > Self.heard },
+                "the alarm was not heard: loudest \(recording.currentTrace().loudestRMS(over: 0.3))")
+        try Self.stopIntoSilence(fixture, id, recording: recording)
+        let after = Self.output(fixture) { $0.muted == before.muted && $0.channelVolumes == before.channelVolumes }
+        #expect(after != nil, "not put back exactly: before \(before), after \(String(describing: try? fixture.session.sinkState(Self.sink)))")
+        #expect(fixture.agentLog.contains("raised to 70 % while the alarm rings"), "\(fixture.agentLog)")
+    }
+
+    @Test(arguments: SoundServerKind.allCases)
+    func anOutputAtThreePercentIsHeardAndGoesBackToThreePercent(server: SoundServerKind) throws {
+        let (fixture, before) = try Self.session("three-percent", server, muted: false, percents: [3, 3])
+        let recording = try fixture.session.startRecording()
+        let id = try fixture.startTimer("1s", "--title", "Quiet desk")
+        #expect(Self.output(fixture) { $0.channelPercents == [70, 70] } != nil)
+        #expect(fixture.eventually(timeout: 5) { recording.currentTrace().loudestRMS(over: 0.3) > Self.heard }, "the alarm was not heard")
+        try Self.stopIntoSilence(fixture, id, recording: recording)
+        #expect(Self.output(fixture) { $0.channelVolumes == before.channelVolumes && !$0.muted } != nil, "not back at 3 %")
+    }
+
+    @Test(arguments: SoundServerKind.allCases)
+    func theUsersOwnTurnDownDuringTheRingStands(server: SoundServerKind) throws {
+        let (fixture, _) = try Self.session("user-turns-down", server, muted: true, percents: [3, 3])
+        let id = try fixture.startTimer("1s", "--title", "Too loud")
+        try #require(Self.output(fixture) { !$0.muted && $0.channelPercents == [70, 70] } != nil, "never raised")
+        // Too loud: the user turns it down to 25 %; Tocsin does not fight it…
+        try fixture.session.setSinkVolume(Self.sink, percents: [25, 25])
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try fixture.session.sinkState(Self.sink).channelPercents == [25, 25], "Tocsin raised it again over the user's hand")
+        // …and on Stop leaves the volume as the user set it; the mute, still as Tocsin set it, goes back.
+        #expect(try fixture.tocsin("stop", id).status == 0)
+        let after = Self.output(fixture) { $0.muted }
+        #expect(after?.channelPercents == [25, 25], "after Stop: \(String(describing: try? fixture.session.sinkState(Self.sink)))")
+    }
+
+    @Test(arguments: SoundServerKind.allCases)
+    func twoAlarmsRingingTogetherRaiseOnceAndPutBackAfterTheLast(server: SoundServerKind) throws {
+        let (fixture, before) = try Self.session("two-alarms", server, muted: true, percents: [10, 10])
+        let recording = try fixture.session.startRecording()
+        let first = try fixture.startTimer("1s", "--title", "Pasta")
+        let second = try fixture.startTimer("2s", "--title", "Sauce")
+        #expect(fixture.eventually(timeout: 6) { (try? fixture.alarm(second))?.string("state") == "alerting" })
+        #expect(try fixture.tocsin("stop", first).status == 0)
+        Thread.sleep(forTimeInterval: 1)
+        #expect(try fixture.session.sinkState(Self.sink).muted == false, "put back while the second still rings")
+        let stillRinging = Date()
+        #expect(fixture.eventually(timeout: 5) { recording.currentTrace().firstLoudWindow(after: stillRinging, threshold: Self.heard) != nil },
+                "the second alarm is not heard after the first is stopped")
+        try Self.stopIntoSilence(fixture, second, recording: recording)
+        #expect(Self.output(fixture) { $0.muted && $0.channelVolumes == before.channelVolumes } != nil)
+        #expect(fixture.agentLog.components(separatedBy: "raised to 70 % while the alarm rings").count == 2, "raised more than once:\n\(fixture.agentLog)")
+    }
+
+    @Test(arguments: SoundServerKind.allCases)
+    func anAgentKilledMidRingPutsTheOutputBackWhenItStartsAgain(server: SoundServerKind) throws {
+        let (fixture, before) = try Self.session("killed", server, muted: true, percents: [3, 3])
+        let id = try fixture.startTimer("1s", "--title", "Crash")
+        try #require(Self.output(fixture) { !$0.muted && $0.channelPercents == [70, 70] } != nil, "never raised")
+        let record = fixture.stateDirectory.appendingPathComponent("output-record.json")
+        #expect(FileManager.default.fileExists(atPath: record.path), "no restore record saved before the raise")
+        fixture.agent.kill(signal: SIGKILL)
+        // Still ringing when the agent comes back: raised once more (it never was put back), then put back on Stop.
+        try fixture.restartAgent()
+        #expect(try fixture.alarm(id)?.string("state") == "alerting")
+        #expect(try fixture.tocsin("stop", id).status == 0)
+        #expect(Self.output(fixture) { $0.muted && $0.channelVolumes == before.channelVolumes } != nil,
+                "not put back after the restart: \(String(describing: try? fixture.session.sinkState(Self.sink)))")
+        #expect(fixture.eventually(timeout: 3) { !FileManager.default.fileExists(atPath: record.path) }, "the record outlived the put-back")
+    }
+
+    @Test(arguments: SoundServerKind.allCases)
+    func theAlarmFollowsTheDefaultOutputAndBothEndAsTheUserLeftThem(server: SoundServerKind) throws {
+        let (fixture, before) = try Self.session("switched", server, muted: true, percents: [3, 3])
+        let headphones = "tocsin_headphones"
+        try fixture.session.loadNullSink(named: headphones)
+        try fixture.session.setSinkVolume(headphones, percents: [12, 12])
+        try fixture.session.setSinkMute(headphones, true)
+        let headphonesBefore = try fixture.session.sinkState(headphones)
+        let recording = try fixture.session.startRecording(of: headphones)
+        let id = try fixture.startTimer("1s", "--title", "Plugged in")
+        try #require(Self.output(fixture) { !$0.muted } != nil, "never raised")
+        // Headphones plugged in: the new default is raised, the old one put back.
+        try fixture.session.setDefaultSink(headphones)
+        #expect(Self.output(fixture, headphones) { !$0.muted && $0.channelPercents == [70, 70] } != nil, "the new default was not raised")
+        #expect(Self.output(fixture) { $0.muted && $0.channelVolumes == before.channelVolumes } != nil, "the old default was not put back")
+        #expect(fixture.eventually(timeout: 8) { recording.currentTrace().loudestRMS(over: 0.3) > Self.heard }, "not heard on the headphones")
+        #expect(try fixture.tocsin("stop", id).status == 0)
+        #expect(Self.output(fixture, headphones) { $0.muted && $0.channelVolumes == headphonesBefore.channelVolumes } != nil,
+                "the headphones were not put back: \(String(describing: try? fixture.session.sinkState(headphones)))")
+        #expect(try fixture.session.sinkState(Self.sink).channelVolumes == before.channelVolumes)
+    }
+
+    /// A mute the sound server remembers for Tocsin's stream (the user muted the alarm in the
+    /// mixer once) does not silence the next alarm; during the ring it was muted in, it holds.
+    /// PulseAudio remembers through module-stream-restore, which desktops load (the session's
+    /// server does not, so the test loads it); WirePlumber remembers by application.
+    @Test(arguments: SoundServerKind.allCases)
+    func aMuteTheServerRemembersForTocsinDoesNotSilenceTheNextAlarm(server: SoundServerKind) throws {
+        let fixture = try AgentSession("remembered-mute-\(server)", soundServer: server)
+        if server == .pulseAudio { try fixture.session.run(URL(fileURLWithPath: "/usr/bin/pactl"), ["load-module", "module-stream-restore"]) }
+        let recording = try fixture.session.startRecording()
+        let first = try fixture.startTimer("1s", "--title", "Muted in the mixer")
+        var stream: SinkInputState?
+        #expect(fixture.eventually(timeout: 5) {
+            stream = try? fixture.session.sinkInputs().first { $0.processID == fixture.agent.pid }
+            return stream != nil
+        }, "the alarm's stream never played")
+        // The user mutes the alarm's stream in the mixer: it stays muted for this ring.
+        try fixture.session.setSinkInputMute(try #require(stream).index, true)
+        let muted = Date()
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(recording.currentTrace().isSilent(from: muted.addingTimeInterval(0.5), to: muted.addingTimeInterval(2.3)),
+                "Tocsin unmuted what the user muted during the ring")
+        #expect(try fixture.tocsin("stop", first).status == 0)
+        // The server has kept the mute for Tocsin's streams (WirePlumber saves it about a second later).
+        Thread.sleep(forTimeInterval: 1.5)
+        let second = try fixture.startTimer("1s", "--title", "The next morning")
+        let started = Date()
+        #expect(fixture.eventually(timeout: 6) { recording.currentTrace().firstLoudWindow(after: started, threshold: Self.heard) != nil },
+                "the next alarm was silenced by the remembered mute:\n\(fixture.agentLog)")
+        #expect(fixture.agentLog.contains("The alarm's sound started muted"), "the server remembered no mute, so this proves nothing:\n\(fixture.agentLog)")
+        try Self.stopIntoSilence(fixture, second, recording: recording)
+    }
+
+    @Test(arguments: SoundServerKind.allCases)
+    func withoutASoundServerTheAlarmShowsAndStopsAndItsSoundComesBackWithTheServer(server: SoundServerKind) throws {
+        let fixture = try AgentSession("no-sound-server-\(server)", soundServer: server)
+        fixture.session.stopSoundServer()
+        let id = try fixture.startTimer("1s", "--title", "Silent desk")
+        // Shown, ringing as far as the agent can, and it says why nothing is heard.
+        _ = try fixture.waitForNotification(titled: "Silent desk", timeout: .seconds(8)) { $0.urgency == 2 }
+        #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("No sound server answers") }, "\(fixture.agentLog)")
+        // The server comes back while it rings: the sound comes back with it.
+        try fixture.session.restartSoundServer()
+        let recording = try fixture.session.startRecording()
+        let back = Date()
+        #expect(fixture.eventually(timeout: 8) { recording.currentTrace().firstLoudWindow(after: back.addingTimeInterval(-2), threshold: Self.heard) != nil },
+                "no sound after the server came back:\n\(fixture.agentLog)")
+        try Self.stopIntoSilence(fixture, id, recording: recording)
+        #expect(try fixture.alarm(id) == nil)
+    }
+}
