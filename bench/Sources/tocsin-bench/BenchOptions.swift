@@ -69,6 +69,8 @@ enum BenchStep: String, CaseIterable, Sendable {
     case tray
     /// GetStatus and Stop while an alarm rings and two media players are frozen.
     case frozen
+    /// Due → sound with the output unmuted and muted, on PulseAudio and PipeWire.
+    case output
     /// `at`, the sleep script (and KAlarm).
     case peers
 }

@@ -47,6 +47,10 @@ final class BenchmarkRun {
                 try FrozenNeighbours.figures(in: bench, tools: tools, rounds: plan.frozenRounds)
             }
         }
+        if steps.contains(.output) {
+            progress("due → sound at the output, unmuted and muted, on PulseAudio and on PipeWire (sessions of their own)")
+            attempt(OutputDelay.section, "due → first audio at the output", unit: "ms") { try OutputDelay.figures(tools: tools) }
+        }
         if steps.contains(.many) { measureManyAlarms(bench) }
         if steps.contains(.tray) {
             progress("the tray item in waybar's tray (a session of its own, with sway and mako)")

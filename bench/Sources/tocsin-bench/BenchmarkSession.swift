@@ -13,10 +13,10 @@ final class BenchmarkSession {
     private(set) var watch: WatchStream!
     let bulkClient: BulkDBusClient
 
-    /// Starts the session and the agent, and waits until the agent answers and the watcher is
-    /// subscribed.
-    init(tools: BenchTools) throws {
-        session = try HeadlessSession(label: "bench")
+    /// Starts the session (with `soundServer`) and the agent, and waits until the agent answers
+    /// and the watcher is subscribed.
+    init(tools: BenchTools, soundServer: SoundServerKind = .pulseAudio, label: String = "bench") throws {
+        session = try HeadlessSession(label: label, soundServer: soundServer)
         self.tools = tools
         stateDirectory = session.directory.appendingPathComponent("tocsin-state")
         bulkClient = BulkDBusClient(session: session, helperScript: tools.dbusHelper)

@@ -20,12 +20,33 @@ enum SoundDelay {
     /// the first audio, and the delay until each timer's `fire` hook (`date +%s.%N > FILE`) ran —
     /// the same thing an `at` job does, for the side-by-side comparison.
     static func measure(in bench: BenchmarkSession, plan: BenchPlan, sound: URL) throws -> (audio: Figure, hook: Figure) {
+        let (delays, hookDelays, problems) = try sample(plan.audioSamples, in: bench, sound: sound)
+        let hook = Figure.samples(
+            hookDelays, section: section,
+            label: "due → the timer's `fire` hook runs `date +%s.%N > FILE` (same timers; what an `at` job does)",
+            unit: "ms", showsP99: true, emptyReason: "no fire hook wrote its file")
+        let audio = Figure.samples(
+            delays, section: section,
+            label: "due → first non-silent audio on the sink monitor (\(delays.count) timers one at a time, 16-bit WAV beep, ±10 ms)",
+            unit: "ms", target: Target(statistic: .p99, limit: 40, unit: "ms"),
+            note: problems.isEmpty ? nil : problems.joined(separator: "; "),
+            emptyReason: "no sound was recorded: \(problems.joined(separator: "; "))")
+        return (audio, hook)
+    }
+
+
+    /// What `count` timers rung one after the other gave: each one's delay from due to its first
+    /// audio and to its `fire` hook, and what went wrong. `beforeEach` runs before each timer is
+    /// scheduled (to set the output up as the figure needs it).
+    static func sample(_ count: Int, in bench: BenchmarkSession, sound: URL, beforeEach: () throws -> Void = {}) throws
+        -> (delays: [Double], hookDelays: [Double], problems: [String]) {
         let hookDirectory = bench.session.directory.appendingPathComponent("bench-hooks")
         try FileManager.default.createDirectory(at: hookDirectory, withIntermediateDirectories: true)
         var delays: [Double] = []
         var hookDelays: [Double] = []
         var problems: [String] = []
-        for sample in 0..<plan.audioSamples {
+        for sample in 0..<count {
+            try beforeEach()
             let recording = try bench.session.startRecording()
             // Fractional durations so the due times fall at different phases of the sink's 10 ms blocks.
             let hookOutput = hookDirectory.appendingPathComponent("fired-\(sample)")
@@ -58,17 +79,7 @@ enum SoundDelay {
                 hookDelays.append((ranAt - due.timeIntervalSince1970) * 1000)
             }
         }
-        let hook = Figure.samples(
-            hookDelays, section: section,
-            label: "due → the timer's `fire` hook runs `date +%s.%N > FILE` (same timers; what an `at` job does)",
-            unit: "ms", showsP99: true, emptyReason: "no fire hook wrote its file")
-        let audio = Figure.samples(
-            delays, section: section,
-            label: "due → first non-silent audio on the sink monitor (\(delays.count) timers one at a time, 16-bit WAV beep, ±10 ms)",
-            unit: "ms", target: Target(statistic: .p99, limit: 40, unit: "ms"),
-            note: problems.isEmpty ? nil : problems.joined(separator: "; "),
-            emptyReason: "no sound was recorded: \(problems.joined(separator: "; "))")
-        return (audio, hook)
+        return (delays, hookDelays, problems)
     }
 
     /// Milliseconds from `due` to the first non-silent sample, looking from 100 ms before `due` (an
