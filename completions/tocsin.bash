@@ -50,11 +50,11 @@ _tocsin()
 
     local commands="timer alarm list show watch status doctor auth phone config pause resume cancel stop snooze help"
     local ring_options="--title --snooze --button --on-button --sound --volume --crescendo
-        --ring-for --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone --phone --phone-after --no-phone --no-snooze"
+        --ring-for --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone --phone --phone-after --no-phone --ring-level --no-raise --no-snooze"
     local alarm_options="--date --in-days --tomorrow --repeat --fixed --pre-alert"
     # Options that take a value: the word after one is its value, not an argument.
     local valued=" --title --snooze --button --on-button --sound --volume --crescendo --ring-for
-        --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone --phone --phone-after --no-phone --date --in-days
+        --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone --phone --phone-after --no-phone --ring-level --date --in-days
         --repeat --pre-alert "
     valued=${valued//$'\n'/ }
 

@@ -93,6 +93,8 @@ complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l on-phone -x -a '
 complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l phone -d 'Ring the paired phones if it rings unanswered'
 complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l phone-after -r -d 'Ring the paired phones after this long unanswered'
 complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l no-phone -d 'Never ring the phones for it'
+complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l ring-level -x -a '50 70 85 100' -d 'Raise the output to at least PERCENT while it rings'
+complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l no-raise -d 'Leave the output as it is while it rings, even muted'
 complete -c tocsin -n "__fish_seen_subcommand_from $ringing" -l no-snooze -d 'Offer Stop alone'
 
 # alarm: when it rings.
