@@ -54,7 +54,7 @@ _tocsin()
     local alarm_options="--date --in-days --tomorrow --repeat --fixed --pre-alert"
     # Options that take a value: the word after one is its value, not an argument.
     local valued=" --title --snooze --button --on-button --sound --volume --crescendo --ring-for
-        --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone --phone --phone-after --no-phone --ring-level --date --in-days
+        --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone --phone-after --ring-level --date --in-days
         --repeat --pre-alert "
     valued=${valued//$'\n'/ }
 
