@@ -5,7 +5,8 @@ import FoundationEssentials
 /// own (`OutputRaiseChoice`), an application's too.
 ///
 /// Saved as `{"raise-output": true, "ring-level": 70}`; a key that is absent keeps its default,
-/// so a file with one of them, written by hand, still reads.
+/// so a file with one of them, written by hand, still reads. The level is read as written: the
+/// store refuses one outside `levels`, saying so.
 public struct OutputRaiseSettings: Sendable, Equatable, Codable {
     /// Whether ringing alarms unmute and raise the output.
     public var raises: Bool
@@ -103,10 +104,6 @@ public struct OutputRaiseSettings: Sendable, Equatable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         raises = try container.decodeIfPresent(Bool.self, forKey: .raises) ?? Self.standard.raises
         levelPercent = try container.decodeIfPresent(Int.self, forKey: .levelPercent) ?? Self.standard.levelPercent
-        guard Self.levels.contains(levelPercent) else {
-            throw DecodingError.dataCorruptedError(forKey: .levelPercent, in: container,
-                                                   debugDescription: "its ring-level, \(levelPercent), is not a percentage from 1 to 100")
-        }
     }
 
     public func encode(to encoder: any Encoder) throws {
