@@ -135,9 +135,14 @@ _tocsin()
         config)
             # tocsin config [KEY [VALUE]]
             if ((arguments == 0)); then
-                mapfile -t COMPREPLY < <(compgen -W "alarm-snooze --help" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "alarm-snooze raise-output ring-level --help" -- "$cur")
             elif ((arguments == 1)); then
-                mapfile -t COMPREPLY < <(compgen -W "off default" -- "$cur")
+                local values="off default"
+                case $prev in
+                    raise-output) values="yes no default" ;;
+                    ring-level) values="50 70 85 100 default" ;;
+                esac
+                mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
             fi
             return 0
             ;;
