@@ -5,7 +5,7 @@ import Testing
 /// The output's raise is the user's choice (#34 item 5): `tocsin config raise-output no` reaches
 /// the running agent, and an alarm's own `--ring-level` wins over it. Read on the session's
 /// PulseAudio sink with pactl.
-@Suite(.serialized) struct OutputRaiseTests {
+@Suite(.serialized) struct OutputRaiseChoiceTests {
     static let sink = "tocsin_null"
 
     /// pactl in the session, which must succeed; its standard output.
