@@ -50,11 +50,11 @@ _tocsin()
 
     local commands="timer alarm list show watch status doctor auth phone config pause resume cancel stop snooze help"
     local ring_options="--title --snooze --button --on-button --sound --volume --crescendo
-        --ring-for --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone --phone --phone-after --no-phone --no-snooze"
+        --ring-for --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone --phone --phone-after --no-phone --ring-level --no-raise --no-snooze"
     local alarm_options="--date --in-days --tomorrow --repeat --fixed --pre-alert"
     # Options that take a value: the word after one is its value, not an argument.
     local valued=" --title --snooze --button --on-button --sound --volume --crescendo --ring-for
-        --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone --phone --phone-after --no-phone --date --in-days
+        --late-limit --on-fire --on-stop --on-snooze --on-cancel --on-missed --on-phone --phone-after --ring-level --date --in-days
         --repeat --pre-alert "
     valued=${valued//$'\n'/ }
 
@@ -135,9 +135,14 @@ _tocsin()
         config)
             # tocsin config [KEY [VALUE]]
             if ((arguments == 0)); then
-                mapfile -t COMPREPLY < <(compgen -W "alarm-snooze --help" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "alarm-snooze raise-output ring-level --help" -- "$cur")
             elif ((arguments == 1)); then
-                mapfile -t COMPREPLY < <(compgen -W "off default" -- "$cur")
+                local values="off default"
+                case $prev in
+                    raise-output) values="yes no default" ;;
+                    ring-level) values="50 70 85 100 default" ;;
+                esac
+                mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
             fi
             return 0
             ;;

@@ -46,7 +46,8 @@ public final class Agent {
     private var wakeTimer: WakeTimer!
     private var timeZoneWatcher: TimeZoneWatcher!
     private var sleepWatcher: SleepWatcher!
-    private var phoneSettings: PhoneSettingsWatcher!
+    private var phoneSettings: SettingsFileWatcher!
+    private var outputRaiseSettings: SettingsFileWatcher!
     private var mediaPlayers: MediaPlayerPauser!
     /// The agent once it owns its name and has read its state.
     private var running: RunningAgent?
@@ -144,8 +145,14 @@ public final class Agent {
             running.run(.timePassed)
             timeZoneWatcher.checkNow()
         })
-        phoneSettings = PhoneSettingsWatcher(store: PhoneSettingsStore(), log: log) { settings in running.run(.phoneSettingsChanged(settings)) }
+        phoneSettings = .phoneSettings(PhoneSettingsStore(), log: log) { settings in running.run(.phoneSettingsChanged(settings)) }
         phoneSettings.start()
+        // Before the start, so that alarms ringing again after a restart raise the output (or
+        // leave it) as the user's settings say.
+        outputRaiseSettings = .outputRaiseSettings(OutputRaiseSettingsStore(), log: log) { settings in
+            running.run(.outputRaiseSettingsChanged(settings))
+        }
+        outputRaiseSettings.start()
         running.run(.started(in: timeZoneWatcher.current.timeZone))
         // Follows the panel's tray from now on; the item shows once one is there.
         if configuration.showsTrayItem { tray.start() }

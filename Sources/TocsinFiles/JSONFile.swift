@@ -2,11 +2,12 @@ import FoundationEssentials
 import TocsinCore
 
 /// A small JSON file of Tocsin's (settings, answers, a restore record): written whole and
-/// atomically, keys sorted so that a person can read and compare it.
-enum JSONFile {
+/// atomically, keys sorted so that a person can read and compare it. `package`: the command
+/// line keeps its own settings file with it too.
+package enum JSONFile {
     /// Writes `value` to `url` atomically, creating its directory if need be; `what` names the
     /// content in the error ("the phone settings").
-    static func save<Value: Encodable>(_ value: Value, to url: URL, what: String) throws(StoreError) {
+    package static func save<Value: Encodable>(_ value: Value, to url: URL, what: String) throws(StoreError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let data: Data
@@ -25,7 +26,7 @@ enum JSONFile {
 
     /// The `Value` in `url`; `nil` when there is no file. Throws, saying why, when the file exists
     /// and cannot be read: the caller decides what to do, and never writes over it unread.
-    static func load<Value: Decodable>(_ type: Value.Type, from url: URL) throws(StoreError) -> Value? {
+    package static func load<Value: Decodable>(_ type: Value.Type, from url: URL) throws(StoreError) -> Value? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do {
             return try JSONDecoder().decode(type, from: Data(contentsOf: url))

@@ -358,6 +358,11 @@ extension FuzzTests {
             case "weekdays": return g_variant_new_string(random.below(3) == 0 ? string() : Self.repeats[random.below(Self.repeats.count)])
             case "sound": return g_variant_new_string(random.below(3) == 0 ? string() : sounds[random.below(sounds.count)])
             case "hooks": return stringMap()
+            case "raise-output": return g_variant_new_boolean(random.below(2) == 0 ? 0 : 1)
+            case "ring-level":
+                // Mostly a level, now and then one just outside 1–100.
+                return random.below(4) == 0 ? g_variant_new_int64(([0, -1, 101, .max, .min] as [gint64])[random.below(5)])
+                    : g_variant_new_int32(Int32(1 + random.below(100)))
             case "at": return g_variant_new_double(random.below(2) == 0 ? double() : Date().timeIntervalSince1970 + double())
             case "duration", "snooze", "ring-limit", "late-limit", "pre-alert", "crescendo", "volume":
                 switch random.below(5) {

@@ -24,6 +24,15 @@ import TocsinCore
         #expect(request.duration == 0)
     }
 
+    @Test func theOutputOptionsReachTheRequest() throws {
+        for (arguments, choice) in [(["--ring-level", "85"], OutputRaiseChoice.raise(toPercent: 85)), (["--no-raise"], .never)] {
+            let world = TestWorld()
+            let run = world.run(["alarm", "7:00"] + arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try #require(world.agent?.scheduled.first).outputRaise == choice)
+        }
+    }
+
     @Test func aTimeStillAheadRingsToday() {
         #expect(TestWorld().run("alarm", "9:15pm").stderr == "“Alarm” rings Fri 15 Jan 2027 21:15 UTC, in 13 h 15 min.\n")
     }

@@ -51,6 +51,28 @@ import TocsinCore
             """)
     }
 
+    @Test func saysWhetherItRaisesTheOutput() throws {
+        for (choice, line) in [
+            (OutputRaiseChoice.never, "output:     never unmuted or raised"),
+            (.raise(toPercent: 40), "output:     unmuted and raised to at least 40 % while it rings"),
+            (.raise(toPercent: nil), "output:     unmuted and raised to the level tocsin config ring-level sets while it rings"),
+        ] {
+            var pasta = try Sample.pasta()
+            pasta.outputRaise = choice
+            let world = TestWorld()
+            world.agent = FakeAgent(alarms: [pasta])
+            let run = world.run("show", "a1b2c")
+            #expect(run.status == 0)
+            #expect(run.stdout.contains("\nlate limit: 10 min\n\(line)\ncreated:"), "\(run.stdout)")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(world.run("show", "a1b2c", "--json").stdout.utf8)) as? [String: Any])
+            switch choice {
+            case .never: #expect(json["raise-output"] as? Bool == false && json["ring-level"] == nil)
+            case .raise(let percent): #expect(json["raise-output"] as? Bool == true && json["ring-level"] as? Int == percent)
+            }
+        }
+        #expect(try world().run("show", "a1b2c").stdout.contains("output:") == false, "none: as the settings say, so nothing to say")
+    }
+
     @Test func jsonIsOneObject() throws {
         let run = try world().run("show", "a1b2ff", "--json")
         #expect(run.status == 0)

@@ -59,6 +59,20 @@ import TocsinCore
         #expect(try phone("--no-phone") == .never)
     }
 
+    @Test func outputFlagsChooseWhetherTheOutputIsRaised() throws {
+        func outputRaise(_ arguments: String...) throws -> OutputRaiseChoice? {
+            let world = TestWorld()
+            let run = world.run(["timer", "1m"] + arguments)
+            #expect(run.status == 0, "\(run.stderr)")
+            return try #require(world.agent?.scheduled.first).outputRaise
+        }
+        #expect(try outputRaise() == nil, "as the agent's settings say")
+        #expect(try outputRaise("--ring-level", "40") == .raise(toPercent: 40))
+        #expect(try outputRaise("--ring-level", "100%") == .raise(toPercent: 100))
+        #expect(try outputRaise("--ring-level=1") == .raise(toPercent: 1))
+        #expect(try outputRaise("--no-raise") == .never)
+    }
+
     @Test func aCustomButtonRunsItsHook() throws {
         let world = TestWorld()
         #expect(world.run("timer", "1m", "--button", "Next step", "--on-button", "next-step").status == 0)
@@ -108,6 +122,14 @@ import TocsinCore
         (["5m", "--late-limit", "abc"], "--late-limit: “abc” is not a duration. Try 90, 90s, 3m, 1h30m, 1:30 or 01:02:03."),
         (["5m", "--crescendo", "1y"], "--crescendo: “1y” is not a duration. Try 90, 90s, 3m, 1h30m, 1:30 or 01:02:03."),
         (["5m", "--phone-after", "5x"], "--phone-after: “5x” is not a duration. Try 90, 90s, 3m, 1h30m, 1:30 or 01:02:03."),
+        (["5m", "--ring-level", "0"], "--ring-level: “0” is not a percentage from 1 to 100."),
+        (["5m", "--ring-level", "101"], "--ring-level: “101” is not a percentage from 1 to 100."),
+        (["5m", "--ring-level", "loud"], "--ring-level: “loud” is not a percentage from 1 to 100."),
+        (["5m", "--ring-level", "50.5"], "--ring-level: “50.5” is not a percentage from 1 to 100."),
+        (["5m", "--ring-level"], "--ring-level needs a value."),
+        (["5m", "--ring-level", "50", "--no-raise"], "--ring-level says how loud to raise the output, and --no-raise says never to."),
+        (["5m", "--no-raise", "--ring-level", "loud"], "--ring-level says how loud to raise the output, and --no-raise says never to."),
+        (["5m", "--no-raise=yes"], "--no-raise takes no value."),
     ]
 
     /// Each mistake is a usage error (exit 2) with its message, said before the agent is asked.

@@ -52,6 +52,17 @@ extension TocsinKitTests {
             #expect(try ScheduleRequestBuilder.request(for: configuration, id: id).phone == .ring(after: 45))
         }
 
+        @Test func theOutputRaiseGoesIntoTheRequest() throws {
+            var configuration = AlarmManager.AlarmConfiguration.timer(duration: 60, attributes: TestConfigurations.attributes("Tea"))
+            #expect(try ScheduleRequestBuilder.request(for: configuration, id: id).outputRaise == nil, "as the user's settings say")
+            configuration.outputRaise = .never
+            #expect(try ScheduleRequestBuilder.request(for: configuration, id: id).outputRaise == .never)
+            configuration.outputRaise = .toAtLeast()
+            #expect(try ScheduleRequestBuilder.request(for: configuration, id: id).outputRaise == .raise(toPercent: nil))
+            configuration.outputRaise = .toAtLeast(percent: 85)
+            #expect(try ScheduleRequestBuilder.request(for: configuration, id: id).outputRaise == .raise(toPercent: 85))
+        }
+
         @Test func onlyWhatWouldHarmThePersonIsRefused() {
             let attributes = TestConfigurations.attributes("Odd")
             let refused: [(AlarmManager.AlarmConfiguration<Note>, String)] = [

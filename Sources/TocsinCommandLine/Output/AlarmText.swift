@@ -69,6 +69,12 @@ struct AlarmText {
         case .ring(let after)?: lines.append(("phones", "rung after \(after.map(DurationFormat.spoken) ?? "the delay tocsin phone sets") unanswered"))
         case nil: break
         }
+        switch alarm.outputRaise {
+        case .never?: lines.append(("output", "never unmuted or raised"))
+        case .raise(let percent?)?: lines.append(("output", "unmuted and raised to at least \(percent) % while it rings"))
+        case .raise(nil)?: lines.append(("output", "unmuted and raised to the level tocsin config ring-level sets while it rings"))
+        case nil: break
+        }
         for event in HookEvent.allCases {
             if let command = alarm.hooks[event] { lines.append(("on \(event.rawValue)", command)) }
         }

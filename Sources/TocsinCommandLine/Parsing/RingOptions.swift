@@ -5,9 +5,9 @@ import TocsinCore
 struct RingOptions {
     /// Options that take a value.
     static let names: Set<String> = Set(["--title", "--snooze", "--button", "--sound", "--volume", "--crescendo", "--ring-for", "--late-limit",
-                                         "--phone-after"]).union(hookOptions.keys)
+                                         "--phone-after", "--ring-level"]).union(hookOptions.keys)
     /// Options that take none.
-    static let flags: Set<String> = ["--phone", "--no-phone", "--no-snooze"]
+    static let flags: Set<String> = ["--phone", "--no-phone", "--no-snooze", "--no-raise"]
 
     /// The hook options and the events they run on.
     static let hookOptions: [String: HookEvent] = [
@@ -38,6 +38,12 @@ struct RingOptions {
           --phone-after DURATION
                               the same, after DURATION unanswered
           --no-phone          never ring the phones for it
+          --ring-level PERCENT
+                              while it rings, unmute the sound output and raise it to at
+                              least PERCENT (1 to 100), even with tocsin config
+                              raise-output no; without it, alarms raise the output to
+                              tocsin config ring-level (70 by default)
+          --no-raise          leave the output as it is while it rings, even muted
           --on-fire CMD       run CMD when it starts ringing
           --on-stop CMD       run CMD when it is stopped
           --on-snooze CMD     run CMD when it is snoozed
@@ -60,6 +66,7 @@ struct RingOptions {
     let ringLimit: TimeInterval?
     let lateLimit: TimeInterval?
     let phone: PhoneRingChoice?
+    let outputRaise: OutputRaiseChoice?
     let hooks: AlarmHooks
 
     /// Reads the shared options of `parsed` for `command`.
@@ -94,6 +101,18 @@ struct RingOptions {
         case (true, _): phone = .ring(after: phoneAfter)
         default: phone = phoneAfter.map { .ring(after: $0) }
         }
+        let refusesRaise = parsed.flags.contains("--no-raise")
+        if refusesRaise && parsed.values["--ring-level"] != nil {
+            throw .usage("--ring-level says how loud to raise the output, and --no-raise says never to.", command: command)
+        }
+        let ringLevel = try parsed.values["--ring-level"].map { text throws(CommandError) -> Int in
+            do throws(AlarmInputError) {
+                return try OutputRaiseSettings.level(parsing: text)
+            } catch {
+                throw .usage("--ring-level: \(error.message)", command: command)
+            }
+        }
+        outputRaise = refusesRaise ? .never : ringLevel.map { OutputRaiseChoice.raise(toPercent: $0) }
         volume = try parsed.values["--volume"].map { text throws(CommandError) in
             let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
             guard let percent = Double(digits), percent > 0, percent <= 100 else {
@@ -126,6 +145,7 @@ struct RingOptions {
             volume: volume,
             crescendo: crescendo,
             phone: phone,
+            outputRaise: outputRaise,
             ringLimit: ringLimit,
             lateLimit: lateLimit,
             hooks: hooks)

@@ -1,8 +1,10 @@
 import FoundationEssentials
 
 // Ringing through a muted or turned-down output: while an alarm's sound plays, the default
-// output is unmuted and raised to the level set (once, however many alarms ring), and when the
-// last sound stops it is put back — only what is still as Tocsin set it (`OutputRecord`).
+// output is unmuted and raised (once, however many alarms ring) to the level of the alarm ringing
+// longest among those that raise it — each by its own choice (`--ring-level`, `--no-raise`), else
+// by the settings — and when the last such sound stops it is put back: only what is still as
+// Tocsin set it (`OutputRecord`).
 
 extension AgentState {
     /// The outputs as the sound server last reported them, and what Tocsin changed on one.
@@ -12,14 +14,30 @@ extension AgentState {
         /// What Tocsin changed on an output and has not put back yet (saved, so that it is put
         /// back after a crash too).
         public internal(set) var record: OutputRecord?
-        /// Whether, and how far, ringing alarms raise the output.
+        /// Whether, and how far, ringing alarms without a choice of their own raise the output.
         public internal(set) var settings = OutputRaiseSettings.standard
-        /// The alarms whose sound plays now, as the ring and silence effects left them.
-        var soundsPlaying: Set<UUID> = []
+        /// The alarms whose sound plays now, as the ring and silence effects left them, in the
+        /// order they started.
+        var soundsPlaying: [PlayingSound] = []
         /// The agent's own streams seen during this ring, and how each was last seen.
         var streamsSeen: [UInt32: StreamSeen] = [:]
         /// The user muted one of the alarm's streams during this ring: later ones are left muted.
         var userMutedTheAlarm = false
+
+        /// The level the output is raised to now, in percent: that of the alarm ringing longest
+        /// among those that raise it; `nil` when none does.
+        var raiseLevel: Int? {
+            soundsPlaying.lazy.compactMap { settings.level(for: $0.choice) }.first
+        }
+    }
+
+    /// An alarm whose sound plays, and its own choice of raising the output (taken when the
+    /// sound starts: an alarm's options do not change while it rings).
+    struct PlayingSound: Sendable, Equatable {
+        var id: UUID
+        /// When it started ringing: what "ringing longest" is measured by.
+        var since: Date
+        var choice: OutputRaiseChoice?
     }
 
     /// `effects`, with what they mean for the output added after their last ring or silence:
@@ -28,11 +46,17 @@ extension AgentState {
         var lastSound: Int?
         for (index, effect) in effects.enumerated() {
             switch effect {
-            case .ring(let id, _):
-                output.soundsPlaying.insert(id)
+            case .ring(let id, let ring):
+                // A sound started again while it plays keeps its place; those a restart starts
+                // again, in the book's order, are put in the order their alarms started ringing.
+                if !output.soundsPlaying.contains(where: { $0.id == id }) {
+                    let sound = PlayingSound(id: id, since: ring.since, choice: book[id]?.outputRaise)
+                    let place = output.soundsPlaying.lastIndex { $0.since <= sound.since }.map { $0 + 1 } ?? 0
+                    output.soundsPlaying.insert(sound, at: place)
+                }
                 lastSound = index
             case .silence(let id):
-                output.soundsPlaying.remove(id)
+                output.soundsPlaying.removeAll { $0.id == id }
                 lastSound = index
             default:
                 break
@@ -52,18 +76,23 @@ extension AgentState {
 
     /// The settings for raising the output.
     mutating func adopt(outputRaise settings: OutputRaiseSettings) -> [AgentEffect] {
+        guard settings != output.settings else { return [] }
         output.settings = settings
-        return reconsiderOutput()
+        let said: AgentEffect = settings.raises
+            ? .log(.info, "Ringing alarms raise a muted or quieter output to \(settings.levelPercent) % unless they say otherwise.")
+            : .log(.info, "Ringing alarms leave the output as it is, even muted, unless they say otherwise (--ring-level).")
+        return [said] + reconsiderOutput()
     }
 
-    /// What the output needs now: put back what Tocsin changed once no sound plays (or raising
-    /// was turned off, or the default output is another one now), and raise the default output
-    /// while a sound plays and nothing is raised.
+    /// What the output needs now: put back what Tocsin changed once no sound that raises it plays
+    /// (or raising was turned off, or the default output is another one now), and raise the
+    /// default output while one plays and nothing is raised. Raised once: a later alarm with a
+    /// higher level of its own finds the output raised and leaves it.
     private mutating func reconsiderOutput() -> [AgentEffect] {
         guard let report = output.report else { return [] }
         var effects = unmuteOwnStreams(report)
-        let raising = !output.soundsPlaying.isEmpty && output.settings.raises
-        if let record = output.record, !raising || record.sink != report.defaultSink {
+        let level = output.raiseLevel
+        if let record = output.record, level == nil || record.sink != report.defaultSink {
             if let current = report.sinks[record.sink] {
                 if let restored = record.restoration(from: current) {
                     effects.append(.setOutput(sink: record.sink, levels: restored))
@@ -76,8 +105,8 @@ extension AgentState {
             effects.append(.saveOutputRecord(nil))
             output.record = nil
         }
-        if raising, output.record == nil, let sink = report.defaultSink, let current = report.sinks[sink],
-           let raised = current.raised(toPercent: output.settings.levelPercent) {
+        if let level, output.record == nil, let sink = report.defaultSink, let current = report.sinks[sink],
+           let raised = current.raised(toPercent: level) {
             let record = OutputRecord(sink: sink, before: current, set: raised)
             // Saved before the output is touched: an agent killed mid-ring puts it back on its next start.
             effects.append(.saveOutputRecord(record))

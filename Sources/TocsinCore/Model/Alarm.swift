@@ -39,6 +39,9 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     public var crescendo: TimeInterval?
     /// Whether it rings the paired phones when unanswered; `nil`: as the user's settings say.
     public var phone: PhoneRingChoice?
+    /// Whether it raises a muted or turned-down output while it rings; `nil`: as the agent's
+    /// settings say.
+    public var outputRaise: OutputRaiseChoice?
     /// How long it rings unanswered before it gives up and is ended as not acknowledged.
     public var ringLimit: TimeInterval
     /// How late it may still ring when it came due while the machine slept or the agent was not
@@ -71,7 +74,7 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
     public init(
         id: UUID, title: String, kind: AlarmKind, schedule: AlarmSchedule? = nil, countdownDuration: TimeInterval,
         snoozeDuration: TimeInterval?, snoozes: Int? = nil, secondaryButton: SecondaryButton?, sound: AlarmSound,
-        volume: Double? = nil, crescendo: TimeInterval? = nil, phone: PhoneRingChoice? = nil,
+        volume: Double? = nil, crescendo: TimeInterval? = nil, phone: PhoneRingChoice? = nil, outputRaise: OutputRaiseChoice? = nil,
         ringLimit: TimeInterval, lateLimit: TimeInterval = AlarmRequest.defaultLateLimit,
         hooks: AlarmHooks, state: AlarmState, createdAt: Date, appID: String? = nil,
         appConfinement: AppConfinement? = nil, metadata: String? = nil, appIntents: AppIntentButtons? = nil, lastOccurrence: Date? = nil
@@ -88,6 +91,7 @@ public struct Alarm: Sendable, Equatable, Codable, Identifiable {
         self.volume = volume
         self.crescendo = crescendo
         self.phone = phone
+        self.outputRaise = outputRaise
         self.ringLimit = ringLimit
         self.lateLimit = lateLimit
         self.hooks = hooks

@@ -33,6 +33,9 @@ public struct AlarmRequest: Sendable, Equatable {
     public var crescendo: TimeInterval?
     /// Whether it rings the paired phones when unanswered; `nil`: as the user's settings say.
     public var phone: PhoneRingChoice?
+    /// Whether it raises a muted or turned-down output while it rings; `nil`: as the agent's
+    /// settings say.
+    public var outputRaise: OutputRaiseChoice?
     /// How long it may ring unanswered; `nil` means `AlarmRequest.defaultRingLimit`.
     public var ringLimit: TimeInterval?
     /// How late it may still ring after the machine slept or the agent was away; `nil` means
@@ -80,7 +83,7 @@ public struct AlarmRequest: Sendable, Equatable {
         kind: AlarmKind = .timer, schedule: AlarmSchedule? = nil, title: String? = nil, duration: TimeInterval,
         snoozeDuration: TimeInterval? = nil, snoozeButton: Bool = true, secondaryButtonLabel: String? = nil,
         sound: AlarmSound = .standard, soundFallback: Bool = false, volume: Double? = nil, crescendo: TimeInterval? = nil, phone: PhoneRingChoice? = nil,
-        ringLimit: TimeInterval? = nil, lateLimit: TimeInterval? = nil,
+        outputRaise: OutputRaiseChoice? = nil, ringLimit: TimeInterval? = nil, lateLimit: TimeInterval? = nil,
         hooks: AlarmHooks = AlarmHooks(), metadata: String? = nil, appIntents: AppIntentButtons? = nil, id: UUID? = nil
     ) {
         self.kind = kind
@@ -95,6 +98,7 @@ public struct AlarmRequest: Sendable, Equatable {
         self.volume = volume
         self.crescendo = crescendo
         self.phone = phone
+        self.outputRaise = outputRaise
         self.ringLimit = ringLimit
         self.lateLimit = lateLimit
         self.hooks = hooks
@@ -151,6 +155,9 @@ public struct AlarmRequest: Sendable, Equatable {
                 throw AlarmInputError("The phones' delay must be 0 or more and at most \(DurationFormat.spoken(Self.maximumSnoozeOrRingLimit)) (got \(DurationFormat.spoken(after))).")
             }
         }
+        if case .raise(let percent?)? = outputRaise, !OutputRaiseSettings.levels.contains(percent) {
+            throw AlarmInputError("The ring level must be from 1 % to 100 % (got \(percent) %).")
+        }
         for (event, command) in hooks.commands {
             try Self.checkHook(command, event: event)
         }
@@ -176,6 +183,7 @@ public struct AlarmRequest: Sendable, Equatable {
             volume: volume,
             crescendo: crescendo,
             phone: phone,
+            outputRaise: outputRaise,
             ringLimit: ringLimit,
             lateLimit: lateLimit,
             hooks: hooks,

@@ -87,6 +87,7 @@ package struct AlarmJSONReader {
         var sound: AlarmSound?, volume: Double?, crescendo: Double?, ringLimit: Double?, lateLimit: Double?
         var hooks: AlarmHooks?, state: AlarmState?, createdAt: Date?, appID: String?, metadata: String?
         var appConfinement: AppConfinement?, appIntents: AppIntentButtons?, phone: PhoneRingChoice?, lastOccurrence: Date?
+        var outputRaise: OutputRaiseChoice?
         try readObject { reader, key throws(Unreadable) in
             switch key {
             case "appConfinement": try reader.unset(appConfinement); appConfinement = try reader.readRawValue(AppConfinement.self)
@@ -101,6 +102,12 @@ package struct AlarmJSONReader {
             case "lastOccurrence": try reader.unset(lastOccurrence); lastOccurrence = try reader.readDate()
             case "lateLimit": try reader.unset(lateLimit); lateLimit = try reader.readDouble()
             case "metadata": try reader.unset(metadata); metadata = try reader.readString()
+            case "outputRaise":
+                // Absent from files written before it existed: they read as following the settings.
+                try reader.unset(outputRaise)
+                outputRaise = reader.peek() == UInt8(ascii: "t") || reader.peek() == UInt8(ascii: "f")
+                    ? (try reader.readBool() ? .raise(toPercent: nil) : .never)
+                    : .raise(toPercent: try reader.readInt())
             case "phone":
                 try reader.unset(phone)
                 phone = reader.peek() == UInt8(ascii: "t") || reader.peek() == UInt8(ascii: "f")
@@ -123,7 +130,7 @@ package struct AlarmJSONReader {
         return Alarm(
             id: id, title: title, kind: kind, schedule: schedule, countdownDuration: countdownDuration,
             snoozeDuration: snoozeDuration, snoozes: snoozes, secondaryButton: secondaryButton, sound: sound, volume: volume,
-            crescendo: crescendo, phone: phone, ringLimit: ringLimit, lateLimit: lateLimit, hooks: hooks, state: state,
+            crescendo: crescendo, phone: phone, outputRaise: outputRaise, ringLimit: ringLimit, lateLimit: lateLimit, hooks: hooks, state: state,
             createdAt: createdAt, appID: appID, appConfinement: appConfinement, metadata: metadata, appIntents: appIntents,
             lastOccurrence: lastOccurrence
         )

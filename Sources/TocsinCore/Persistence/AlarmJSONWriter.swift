@@ -67,6 +67,15 @@ package struct AlarmJSONWriter {
         if let occurrence = alarm.lastOccurrence { object.key("lastOccurrence", &self); try write(occurrence, "lastOccurrence") }
         object.key("lateLimit", &self); try write(alarm.lateLimit, "lateLimit")
         if let metadata = alarm.metadata { object.key("metadata", &self); write(metadata) }
+        if let outputRaise = alarm.outputRaise {
+            // As OutputRaiseChoice encodes itself: false, true, or the level.
+            object.key("outputRaise", &self)
+            switch outputRaise {
+            case .never: writeRaw("false")
+            case .raise(nil): writeRaw("true")
+            case .raise(let percent?): writeRaw(String(percent))
+            }
+        }
         if let phone = alarm.phone {
             // As PhoneRingChoice encodes itself: false, true, or the delay.
             object.key("phone", &self)

@@ -11,7 +11,7 @@ public enum AlarmWireFormat {
         case kind, title, duration, snooze, buttonLabel = "button-label", sound, ringLimit = "ring-limit", hooks
         case at, time, weekdays, date, preAlert = "pre-alert", lateLimit = "late-limit", volume, crescendo, metadata
         case id, appIntents = "app-intents", appExecutable = "app-executable", phone, phoneAfter = "phone-after"
-        case snoozeButton = "snooze-button", soundFallback = "sound-fallback"
+        case snoozeButton = "snooze-button", soundFallback = "sound-fallback", raiseOutput = "raise-output", ringLevel = "ring-level"
     }
 
     /// Keys of an alarm returned by `Get`/`List` and carried by signals.
@@ -21,7 +21,7 @@ public enum AlarmWireFormat {
         case remaining, alertingSince = "alerting-since"
         case at, time, weekdays, date, lateLimit = "late-limit", followsWallClock = "follows-wall-clock", volume, crescendo
         case appID = "app-id", metadata, appIntents = "app-intents", appExecutable = "app-executable"
-        case phone, phoneAfter = "phone-after"
+        case phone, phoneAfter = "phone-after", raiseOutput = "raise-output", ringLevel = "ring-level"
     }
 
     /// Keys of the `GetStatus` reply.
@@ -51,6 +51,16 @@ public enum AlarmWireFormat {
         case nil: (nil, nil)
         case .never?: (.bool(false), nil)
         case .ring(let after)?: (.bool(true), after.map(WireValue.double))
+        }
+    }
+
+    /// `raise-output` (b) and `ring-level` (x) for an alarm's own choice of raising the output;
+    /// neither for none.
+    static func outputRaiseValues(_ choice: OutputRaiseChoice?) -> (raise: WireValue?, level: WireValue?) {
+        switch choice {
+        case nil: (nil, nil)
+        case .never?: (.bool(false), nil)
+        case .raise(let percent)?: (.bool(true), percent.map { .integer(Int64($0)) })
         }
     }
 
@@ -99,6 +109,7 @@ public enum AlarmWireFormat {
         dictionary[.volume] = request.volume.map(WireValue.double)
         dictionary[.crescendo] = request.crescendo.map(WireValue.double)
         (dictionary[.phone], dictionary[.phoneAfter]) = phoneValues(request.phone)
+        (dictionary[.raiseOutput], dictionary[.ringLevel]) = outputRaiseValues(request.outputRaise)
         dictionary[.metadata] = request.metadata.map(WireValue.string)
         dictionary[.title] = request.title.map(WireValue.string)
         dictionary[.snooze] = request.snoozeDuration.map(WireValue.double)
@@ -155,6 +166,7 @@ public enum AlarmWireFormat {
             volume: try fields.number(.volume),
             crescendo: try fields.seconds(.crescendo),
             phone: try fields.phoneChoice(.phone, after: .phoneAfter),
+            outputRaise: try fields.outputRaiseChoice(.raiseOutput, level: .ringLevel),
             ringLimit: try fields.seconds(.ringLimit),
             lateLimit: try fields.seconds(.lateLimit),
             hooks: try fields.hooks(.hooks),
@@ -236,6 +248,9 @@ public enum AlarmWireFormat {
         let (phone, phoneAfter) = phoneValues(alarm.phone)
         put(.phone, phone)
         put(.phoneAfter, phoneAfter)
+        let (raiseOutput, ringLevel) = outputRaiseValues(alarm.outputRaise)
+        put(.raiseOutput, raiseOutput)
+        put(.ringLevel, ringLevel)
         put(.appID, .string(alarm.owner))
         put(.metadata, alarm.metadata.map(WireValue.string))
         put(.buttonLabel, alarm.secondaryButton.map { .string($0.label) })
@@ -302,6 +317,7 @@ public enum AlarmWireFormat {
             volume: try fields.number(.volume),
             crescendo: try fields.seconds(.crescendo),
             phone: try fields.phoneChoice(.phone, after: .phoneAfter),
+            outputRaise: try fields.outputRaiseChoice(.raiseOutput, level: .ringLevel),
             ringLimit: try fields.required(.ringLimit, fields.seconds),
             lateLimit: try fields.seconds(.lateLimit) ?? AlarmRequest.defaultLateLimit,
             hooks: try fields.hooks(.hooks),
@@ -375,6 +391,28 @@ private struct KeyedFields<Key: RawRepresentable & CaseIterable> where Key.RawVa
         case (false?, nil): return .never
         case (false?, _?): throw AlarmInputError("“\(afterKey.rawValue)” says when to ring the phones, and “\(phoneKey.rawValue)” says never.")
         case (_, let after): return .ring(after: after)
+        }
+    }
+
+    /// An alarm's own choice of raising the output from `raise-output` (b) and `ring-level` (x):
+    /// `ring-level` alone means yes to that level; with `raise-output` false it is a
+    /// contradiction. The level's range is `AlarmRequest`'s to judge.
+    func outputRaiseChoice(_ raiseKey: Key, level levelKey: Key) throws(AlarmInputError) -> OutputRaiseChoice? {
+        let raise = try bool(raiseKey), level = try integer(levelKey)
+        switch (raise, level) {
+        case (nil, nil): return nil
+        case (false?, nil): return .never
+        case (false?, _?): throw AlarmInputError("“\(levelKey.rawValue)” says how loud to raise the output, and “\(raiseKey.rawValue)” says never to.")
+        case (_, let level): return .raise(toPercent: level)
+        }
+    }
+
+    /// A whole number (a percentage); any integer type is accepted, a fraction is not.
+    func integer(_ key: Key) throws(AlarmInputError) -> Int? {
+        switch values[key.rawValue] {
+        case nil: return nil
+        case .integer(let number)?: return Int(number)
+        case let other?: throw mismatch(key, other, expected: "a whole number (x)")
         }
     }
 

@@ -31,6 +31,11 @@ extension AlarmManager {
         /// desk — a Tocsin addition, like a paired watch on iOS; `nil`: as the user's `tocsin
         /// phone` setting says.
         public var phones: PhoneRings? = nil
+        /// Whether, while it rings, it unmutes the user's sound output and raises it when muted
+        /// or quieter than a level — a Tocsin addition, like an alarm on iOS ringing through the
+        /// silent switch; `nil`: as the user's `tocsin config raise-output` and `ring-level` say
+        /// (on, to 70 %, by default). The output is put back as it was after the last alarm stops.
+        public var outputRaise: OutputRaise? = nil
         /// Tocsin: a local date and time to ring at, in place of `schedule` (see
         /// `alarm(localDateTime:attributes:stopIntent:secondaryIntent:sound:)`). A configuration
         /// with both is refused when scheduling.
@@ -43,6 +48,16 @@ extension AlarmManager {
             /// When it has rung `after` seconds unanswered (`nil`: the user's delay, 30 s by
             /// default), even with the user's setting off.
             case whenUnanswered(after: TimeInterval? = nil)
+        }
+
+        /// An alarm's own answer to whether it raises a muted or turned-down sound output.
+        public enum OutputRaise: Sendable, Equatable {
+            /// Never: the output stays as the user left it, even muted.
+            case never
+            /// To at least `percent` % of full volume, 1 to 100 (`nil`: the user's ring level, 70 %
+            /// by default), even with the user's setting off. A level outside 1–100 is refused when
+            /// scheduling (`AlarmError.tocsin(.invalidArgument)`).
+            case toAtLeast(percent: Int? = nil)
         }
 
         // AlarmKit declares its iOS 27 initialisers, with `appEntityIdentifier:`, beside the 26.0

@@ -59,6 +59,12 @@ enum ScheduleRequestBuilder {
             case .whenUnanswered(let after): .ring(after: after)
             }
         }
+        request.outputRaise = configuration.outputRaise.map { raise in
+            switch raise {
+            case .never: .never
+            case .toAtLeast(let percent): .raise(toPercent: percent)
+            }
+        }
         var hooks = AlarmHooks()
         hooks[.stop] = command(of: configuration.stopIntent)
         var secondaryIntent: (any LiveActivityIntent)?

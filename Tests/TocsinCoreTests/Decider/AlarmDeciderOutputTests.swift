@@ -155,4 +155,111 @@ struct AlarmDeciderOutputTests {
         let off = run.feed(.outputRaiseSettingsChanged(OutputRaiseSettings(raises: false, levelPercent: 40)), at: 61)
         #expect(Self.outputEffects(off) == [.setOutput(sink: "speakers", levels: Self.levels(3, muted: true)), .saveOutputRecord(nil)])
     }
+
+    // MARK: each alarm's own choice (--ring-level, --no-raise)
+
+    @Test("An alarm's own level raises the output even with raising off, to that level; put back at Stop")
+    func ownLevelWithRaisingOff() throws {
+        var run = try DeciderRun(AlarmRequest(title: "Wake", duration: 60, outputRaise: .raise(toPercent: 40)))
+        _ = run.feed(.outputRaiseSettingsChanged(OutputRaiseSettings(raises: false, levelPercent: 70)), at: 0)
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 1)
+        let record = OutputRecord(sink: "speakers", before: Self.levels(3, muted: true), set: Self.levels(40))
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 60)) == [.saveOutputRecord(record), .setOutput(sink: "speakers", levels: Self.levels(40))])
+        #expect(Self.outputEffects(run.perform(.stop, on: run.id(1), at: 65))
+                == [.setOutput(sink: "speakers", levels: Self.levels(3, muted: true)), .saveOutputRecord(nil)])
+    }
+
+    @Test("Yes without a level of its own (raise-output true): the settings' level, even with raising off")
+    func yesWithTheSettingsLevel() throws {
+        var run = try DeciderRun(AlarmRequest(title: "Wake", duration: 60, outputRaise: .raise(toPercent: nil)))
+        _ = run.feed(.outputRaiseSettingsChanged(OutputRaiseSettings(raises: false, levelPercent: 55)), at: 0)
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 1)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 60)).last == .setOutput(sink: "speakers", levels: Self.levels(55)))
+    }
+
+    @Test("Its own level is a floor, not a setting: an output already louder is left alone")
+    func ownLevelIsAFloor() throws {
+        var run = try DeciderRun(AlarmRequest(title: "Wake", duration: 60, outputRaise: .raise(toPercent: 40)))
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(50)])), at: 1)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 60)).isEmpty)
+    }
+
+    @Test("--no-raise: a muted output stays muted while it rings, with raising on")
+    func neverRaised() throws {
+        var run = try DeciderRun(AlarmRequest(title: "Quiet", duration: 60, outputRaise: .never))
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 1)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 60)).isEmpty)
+        #expect(run.state.output.record == nil)
+        #expect(Self.outputEffects(run.perform(.stop, on: run.id(1), at: 65)).isEmpty)
+    }
+
+    @Test("Raising off and no choice of its own: nothing is touched")
+    func raisingOffLeavesItAlone() throws {
+        var run = try Self.twoTimers()
+        let said = run.feed(.outputRaiseSettingsChanged(OutputRaiseSettings(raises: false, levelPercent: 70)), at: 0)
+        #expect(said == [.log(.info, "Ringing alarms leave the output as it is, even muted, unless they say otherwise (--ring-level).")])
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 1)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 60)).isEmpty)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 90)).isEmpty)
+        #expect(run.feed(.outputRaiseSettingsChanged(OutputRaiseSettings(raises: false, levelPercent: 70)), at: 91).isEmpty, "the same settings again: nothing said")
+    }
+
+    @Test("A --no-raise alarm rings first: the output is raised when one that raises starts, and put back when that one stops, while the first still rings")
+    func neverBesideOneThatRaises() throws {
+        var run = try DeciderRun(AlarmRequest(title: "Quiet", duration: 60, outputRaise: .never), AlarmRequest(title: "Loud", duration: 90))
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 1)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 60)).isEmpty)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 90)).last == .setOutput(sink: "speakers", levels: Self.levels(70)))
+        #expect(Self.outputEffects(run.perform(.stop, on: run.id(2), at: 95))
+                == [.setOutput(sink: "speakers", levels: Self.levels(3, muted: true)), .saveOutputRecord(nil)])
+        #expect(Self.outputEffects(run.perform(.stop, on: run.id(1), at: 96)).isEmpty)
+    }
+
+    @Test("The alarm ringing longest sets the level; a later one with a higher level does not raise again; put back after the last")
+    func oldestSetsTheLevel() throws {
+        var run = try DeciderRun(AlarmRequest(title: "First", duration: 60, outputRaise: .raise(toPercent: 40)),
+                                 AlarmRequest(title: "Second", duration: 90, outputRaise: .raise(toPercent: 90)))
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 1)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 60)).last == .setOutput(sink: "speakers", levels: Self.levels(40)))
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(40)])), at: 61)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 90)).isEmpty, "raised once")
+        #expect(Self.outputEffects(run.perform(.stop, on: run.id(1), at: 95)).isEmpty, "the second still rings and raises")
+        #expect(Self.outputEffects(run.perform(.stop, on: run.id(2), at: 96))
+                == [.setOutput(sink: "speakers", levels: Self.levels(3, muted: true)), .saveOutputRecord(nil)])
+    }
+
+    @Test("The level of the oldest alarm that raises, past one ringing longer that never does")
+    func oldestThatRaises() throws {
+        var run = try DeciderRun(AlarmRequest(title: "Quiet", duration: 30, outputRaise: .never),
+                                 AlarmRequest(title: "Own", duration: 60, outputRaise: .raise(toPercent: 35)),
+                                 AlarmRequest(title: "Settings", duration: 90))
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 1)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 30)).isEmpty)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 60)).last == .setOutput(sink: "speakers", levels: Self.levels(35)))
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 90)).isEmpty)
+    }
+
+    @Test("After a restart, the level is still that of the alarm that rang first, whatever order the book rings them in again")
+    func restartKeepsTheOldest() throws {
+        // The later-ringing alarm is scheduled first, so the book holds it first.
+        var run = try DeciderRun(AlarmRequest(title: "Later", duration: 90, outputRaise: .raise(toPercent: 90)),
+                                 AlarmRequest(title: "Sooner", duration: 60, outputRaise: .raise(toPercent: 40)))
+        _ = run.feed(.soundOutputChanged(nil), at: 1)
+        _ = run.feed(.timePassed, at: 60)
+        _ = run.feed(.timePassed, at: 90)
+        // Killed before any sound server answered: no record; both ring again at the start.
+        run.state = AgentState(book: run.book, localeIdentifier: "C")
+        _ = run.feed(.started(in: .utc), at: 92)
+        let answered = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 93)
+        #expect(Self.outputEffects(answered).last == .setOutput(sink: "speakers", levels: Self.levels(40)))
+    }
+
+    @Test("Raising turned off mid-ring: an alarm with its own level keeps the output raised; one without puts it back")
+    func settingsOffMidRing() throws {
+        var run = try DeciderRun(AlarmRequest(title: "Own", duration: 60, outputRaise: .raise(toPercent: 70)))
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(3, muted: true)])), at: 1)
+        _ = run.feed(.timePassed, at: 60)
+        #expect(Self.outputEffects(run.feed(.outputRaiseSettingsChanged(OutputRaiseSettings(raises: false, levelPercent: 70)), at: 61)).isEmpty)
+        #expect(run.state.output.record != nil)
+    }
 }

@@ -27,6 +27,8 @@ struct AlarmDeciderWalkTests {
         /// The wall-clock timer as last armed.
         var armed: Date?
         var phoneSettings = PhoneRingSettings.off
+        /// The settings for raising the output, as the agent was last told them.
+        var outputSettings = OutputRaiseSettings.standard
         /// The sound server as the walk plays it: the default output's levels as they are, as
         /// its user last set them, whether the server answers, and the restore record on disk.
         var output = OutputLevels(channelVolumes: [OutputLevels.volume(percent: 3), OutputLevels.volume(percent: 3)], isMuted: true)
@@ -74,9 +76,22 @@ struct AlarmDeciderWalkTests {
             }
         }
 
+        /// An alarm's own choice of raising the output; its levels, like the settings', are never
+        /// one the user sets by hand in a walk (see the user's hand below).
+        mutating func randomOutputRaise() -> OutputRaiseChoice? {
+            switch random(1...100) {
+            case 1...60: nil
+            case 61...75: .never
+            case 76...85: .raise(toPercent: nil)
+            default: .raise(toPercent: random(61...79))
+            }
+        }
+
         mutating func schedule() throws {
             nextID += 1
-            let change = AlarmChange.schedule(try randomRequest(), id: fixedID(nextID), owner: nil, confinement: .unconfined, ownerLimit: nil)
+            var request = try randomRequest()
+            request.outputRaise = randomOutputRaise()
+            let change = AlarmChange.schedule(request, id: fixedID(nextID), owner: nil, confinement: .unconfined, ownerLimit: nil)
             try step("schedule \(nextID)", .asked(change, by: .press))
         }
 
@@ -84,7 +99,7 @@ struct AlarmDeciderWalkTests {
         mutating func randomStep() throws {
             let alarms = run.book.alarms
             let some = alarms.isEmpty ? fixedID(999) : alarms[random(0...(alarms.count - 1))].id
-            switch random(0...109) {
+            switch random(0...112) {
             case 0..<35:
                 // Mostly as the agent's timer wakes it; now and then after a sleep.
                 let target = chance(85) ? (armed ?? at(seconds + 60)) : at(seconds + Double(random(60...14_400)))
@@ -123,8 +138,8 @@ struct AlarmDeciderWalkTests {
                 try step("output reported", .soundOutputChanged(outputReport))
             case 104..<107:
                 // The user's hand, on a server that answers: during a ring, turned down (never to
-                // exactly the alarm's level, which could not be told from Tocsin's own) or muted;
-                // otherwise anything.
+                // a level alarms raise to, 61–79 %, which could not be told from Tocsin's own) or
+                // muted; otherwise anything.
                 guard serverUp else { return }
                 if !sounding.isEmpty {
                     if chance(50) {
@@ -144,6 +159,9 @@ struct AlarmDeciderWalkTests {
             case 107..<110:
                 serverUp.toggle()
                 try step(serverUp ? "sound server back" : "sound server gone", .soundOutputChanged(outputReport))
+            case 110..<113:
+                outputSettings = OutputRaiseSettings(raises: chance(60), levelPercent: random(61...79))
+                try step("raise \(outputSettings.raises) to \(outputSettings.levelPercent)", .outputRaiseSettingsChanged(outputSettings))
             default:
                 if let ringing = alarms.first(where: { $0.state.name == .alerting }) { try step("phones rung", .phonesRung(ringing)) }
             }
@@ -163,6 +181,7 @@ struct AlarmDeciderWalkTests {
             armed = nil
             // Checked once started: before that, nothing rings or is armed yet.
             try feed(.phoneSettingsChanged(phoneSettings))
+            try feed(.outputRaiseSettingsChanged(outputSettings))
             try step("started", .started(in: zone))
             try step("output reported", .soundOutputChanged(outputReport))
         }
@@ -251,9 +270,11 @@ struct AlarmDeciderWalkTests {
             try writer.writeSnapshot(format: AlarmStore.formatVersion, timeZone: book.timeZone.identifier, alarms: book.alarms)
             let read = try #require(AlarmJSONReader.snapshot(writer.bytes))
             #expect(read.alarms == book.alarms && read.timeZone == book.timeZone.identifier, "the snapshot does not read back: \(context)")
-            // Every raise is put back once no sound plays and the server answers: the output is as
-            // its user last left it, and no record is left behind.
-            if run.state.output.report != nil, sounding.isEmpty {
+            // Every raise is put back once no sound that raises the output plays (none at all, or
+            // only --no-raise ones, or none with raising off) and the server answers: the output
+            // is as its user last left it, and no record is left behind.
+            let raising = sounding.contains { outputSettings.level(for: book[$0]?.outputRaise) != nil }
+            if run.state.output.report != nil, !raising {
                 #expect(run.state.output.record == nil && savedOutputRecord == nil, "a record left with nothing ringing: \(context)")
                 #expect(output == userOutput, "output \(AgentState.describe(output)), the user left \(AgentState.describe(userOutput)): \(context)")
             }

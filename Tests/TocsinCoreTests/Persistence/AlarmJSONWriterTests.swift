@@ -51,6 +51,10 @@ struct AlarmJSONWriterTests {
             withOptionals.phone = phone
             try Self.expectSameAsJSONEncoder(.put(withOptionals))
         }
+        for outputRaise in [OutputRaiseChoice.never, .raise(toPercent: nil), .raise(toPercent: 1), .raise(toPercent: 85), .raise(toPercent: 100)] {
+            withOptionals.outputRaise = outputRaise
+            try Self.expectSameAsJSONEncoder(.put(withOptionals))
+        }
         try Self.expectSameAsJSONEncoder(.put(Fixture.alarm(schedule: .timeOfDay(try TimeOfDay(hour: 0), weekdays: []))))
         try Self.expectSameAsJSONEncoder(.put(Fixture.alarm(schedule: .timeOfDay(try TimeOfDay(hour: 23, minute: 59), weekdays: Weekday.everyDay))))
     }
@@ -155,7 +159,7 @@ struct AlarmJSONWriterTests {
         #expect(names(Fixture.alarm()) == [
             "id", "title", "schedule", "kind", "appConfinement", "countdownDuration", "snoozeDuration", "snoozes", "lastOccurrence", "secondaryButton", "sound",
             "volume",
-            "crescendo", "phone", "ringLimit", "lateLimit", "hooks", "state", "createdAt", "appID", "metadata", "appIntents",
+            "crescendo", "phone", "outputRaise", "ringLimit", "lateLimit", "hooks", "state", "createdAt", "appID", "metadata", "appIntents",
         ])
         #expect(names(AppIntentButtons(modes: [:])) == ["modes", "executable"])
         #expect(names(CountdownPhase(fireDate: t0, duration: 1)) == ["fireDate", "duration", "followsWallClock"])
@@ -205,12 +209,24 @@ struct AlarmJSONWriterTests {
         }
         var hooks = AlarmHooks()
         for event in HookEvent.allCases where Bool.random(using: &generator) { hooks[event] = text() }
+        let phone: PhoneRingChoice? = switch Int.random(in: 0..<4, using: &generator) {
+        case 0: nil
+        case 1: .never
+        case 2: .ring(after: nil)
+        default: .ring(after: number())
+        }
+        let outputRaise: OutputRaiseChoice? = switch Int.random(in: 0..<4, using: &generator) {
+        case 0: nil
+        case 1: .never
+        case 2: .raise(toPercent: nil)
+        default: .raise(toPercent: Int.random(in: 1...100, using: &generator))
+        }
         return Alarm(
             id: UUID(), title: text() + " \(index)", kind: schedule == nil ? .timer : .alarm, schedule: schedule,
             countdownDuration: number(), snoozeDuration: maybe(number), snoozes: maybe { Int.random(in: 1...40, using: &generator) },
             secondaryButton: maybe { SecondaryButton(label: text(), behavior: Bool.random(using: &generator) ? .countdown : .custom) },
             sound: sound, volume: maybe { Double.random(in: 0.01...1, using: &generator) }, crescendo: maybe(number),
-            ringLimit: number(), lateLimit: number(), hooks: hooks, state: state, createdAt: instant(),
+            phone: phone, outputRaise: outputRaise, ringLimit: number(), lateLimit: number(), hooks: hooks, state: state, createdAt: instant(),
             appID: maybe(text), appConfinement: maybe { AppConfinement.allCases.randomElement(using: &generator)! }, metadata: maybe(text),
             appIntents: maybe {
                 var modes: [AppIntentButtons.Button: AppIntentButtons.Mode] = [:]

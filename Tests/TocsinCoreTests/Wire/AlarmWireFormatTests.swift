@@ -27,6 +27,9 @@ struct AlarmWireFormatTests {
         AlarmRequest(duration: 60, phone: .never),
         AlarmRequest(duration: 60, phone: .ring(after: nil)),
         AlarmRequest(duration: 60, phone: .ring(after: 90)),
+        AlarmRequest(duration: 60, outputRaise: .never),
+        AlarmRequest(duration: 60, outputRaise: .raise(toPercent: nil)),
+        AlarmRequest(duration: 60, outputRaise: .raise(toPercent: 85)),
         AlarmRequest(duration: 60, snoozeDuration: 300, snoozeButton: false),
         AlarmRequest(duration: 60, sound: .themeEvent("bell"), soundFallback: true),
         AlarmRequest(kind: .alarm, schedule: .fixed(Date(timeIntervalSince1970: 1_800_000_000)), duration: 0),
@@ -88,7 +91,7 @@ struct AlarmWireFormatTests {
     func requestKeysCovered() {
         let requests = [
             AlarmRequest(title: "Tea", duration: 60, snoozeDuration: 30, secondaryButtonLabel: "Again", volume: 0.5, crescendo: 20,
-                         phone: .ring(after: 15), ringLimit: 90, lateLimit: 45, hooks: AlarmHooks([.fire: "f"]), metadata: "{}"),
+                         phone: .ring(after: 15), outputRaise: .raise(toPercent: 40), ringLimit: 90, lateLimit: 45, hooks: AlarmHooks([.fire: "f"]), metadata: "{}"),
             AlarmRequest(kind: .alarm, schedule: .fixed(t0), duration: 0,
                          appIntents: AppIntentButtons(modes: [.stop: .background], executable: "/usr/bin/cook"), id: fixedID(7)),
             AlarmRequest(kind: .alarm, schedule: .timeOfDay(Fixture.time(7), weekdays: Weekday.workdays), duration: 60),
@@ -224,7 +227,7 @@ struct AlarmWireFormatTests {
     @Test("An unknown key is refused, naming it and listing the known ones")
     func unknownKey() throws {
         let message = try requestError(["duration": .double(60), "snoze": .double(60)])
-        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit, volume, crescendo, metadata, id, app-intents, app-executable, phone, phone-after, snooze-button, sound-fallback.")
+        #expect(message == "Unknown key “snoze” in the schedule request; known keys: kind, title, duration, snooze, button-label, sound, ring-limit, hooks, at, time, weekdays, date, pre-alert, late-limit, volume, crescendo, metadata, id, app-intents, app-executable, phone, phone-after, snooze-button, sound-fallback, raise-output, ring-level.")
     }
 
     @Test("Among several unknown keys, the first in alphabetical order is named (deterministic)")
@@ -243,12 +246,37 @@ struct AlarmWireFormatTests {
         ("snooze", .unsupported(signature: "ay"), "The key “snooze” must be a number of seconds (d), not a value of type ay."),
         ("ring-limit", .dictionary([:]), "The key “ring-limit” must be a number of seconds (d), not a value of type a{sv}."),
         ("hooks", .string("echo"), "The key “hooks” must be a map of event to command (a{ss}), not a value of type s."),
+        ("ring-level", .double(70), "The key “ring-level” must be a whole number (x), not a value of type d."),
+        ("ring-level", .string("70%"), "The key “ring-level” must be a whole number (x), not a value of type s."),
+        ("raise-output", .integer(1), "The key “raise-output” must be a boolean (b), not a value of type x."),
         ("hooks", .dictionary(["fire": .string("echo")]), "The key “hooks” must be a map of event to command (a{ss}), not a value of type a{sv}."),
     ])
     func wrongType(key: String, value: WireValue, message: String) throws {
         var dictionary: [String: WireValue] = ["duration": .double(60)]
         dictionary[key] = value
         #expect(try requestError(dictionary) == message)
+    }
+
+    @Test("The output's keys: ring-level alone means raise to it; raise-output false with a level is a contradiction; any integer type is a level")
+    func outputRaiseKeys() throws {
+        #expect(AlarmWireFormat.encode(AlarmRequest(duration: 60, outputRaise: .raise(toPercent: 85)))["ring-level"] == .integer(85))
+        #expect(AlarmWireFormat.encode(AlarmRequest(duration: 60, outputRaise: .raise(toPercent: 85)))["raise-output"] == .bool(true))
+        #expect(AlarmWireFormat.encode(AlarmRequest(duration: 60, outputRaise: .never))["raise-output"] == .bool(false))
+        #expect(AlarmWireFormat.encode(AlarmRequest(duration: 60))["raise-output"] == nil, "none: as the settings say, and an older agent takes it")
+        #expect(try AlarmWireFormat.decodeRequest(["duration": .double(60), "ring-level": .integer(40)]).outputRaise == .raise(toPercent: 40))
+        #expect(try AlarmWireFormat.decodeRequest(["duration": .double(60), "raise-output": .bool(true)]).outputRaise == .raise(toPercent: nil))
+        #expect(try AlarmWireFormat.decodeRequest(["duration": .double(60), "raise-output": .bool(false)]).outputRaise == .never)
+        #expect(try AlarmWireFormat.decodeRequest(["duration": .double(60)]).outputRaise == nil)
+        #expect(try requestError(["duration": .double(60), "raise-output": .bool(false), "ring-level": .integer(40)])
+                == "“ring-level” says how loud to raise the output, and “raise-output” says never to.")
+        // The range is the request's to judge, as for every other value: the wire carries it.
+        #expect(try AlarmWireFormat.decodeRequest(["duration": .double(60), "ring-level": .integer(0)]).outputRaise == .raise(toPercent: 0))
+        var alarm = Fixture.alarm()
+        alarm.outputRaise = .never
+        #expect(try AlarmWireFormat.decodeAlarm(AlarmWireFormat.encode(alarm)).outputRaise == .never)
+        alarm.outputRaise = .raise(toPercent: 90)
+        #expect(AlarmWireFormat.encode(alarm)["ring-level"] == .integer(90))
+        #expect(try AlarmWireFormat.decodeAlarm(AlarmWireFormat.encode(alarm)).outputRaise == .raise(toPercent: 90))
     }
 
     @Test("A timer request (the default kind) without a duration is refused")
@@ -385,6 +413,7 @@ struct AlarmWireFormatTests {
         loud.volume = 0.4
         loud.crescendo = 30
         loud.phone = .ring(after: 20)
+        loud.outputRaise = .raise(toPercent: 55)
         loud.metadata = #"{"step": 2}"#
         loud.appIntents = AppIntentButtons(modes: [.stop: .background], executable: "/usr/bin/cook")
         let alarms = AlarmStateName.allCases.map {
