@@ -23,6 +23,10 @@ extension AgentState {
         var streamsSeen: [UInt32: StreamSeen] = [:]
         /// The user muted one of the alarm's streams during this ring: later ones are left muted.
         var userMutedTheAlarm = false
+        /// The output looked at for this ring, and the level it was looked at for: raised then,
+        /// or loud enough. Not looked at again for the same level: a mute or a turn-down the user
+        /// makes during the ring is theirs, whether or not Tocsin had raised it.
+        var examined: Examined?
 
         /// The level the output is raised to now, in percent: that of the alarm ringing longest
         /// among those that raise it; `nil` when none does.
@@ -105,8 +109,11 @@ extension AgentState {
             effects.append(.saveOutputRecord(nil))
             output.record = nil
         }
-        if let level, output.record == nil, let sink = report.defaultSink, let current = report.sinks[sink],
-           let raised = current.raised(toPercent: level) {
+        if level == nil { output.examined = nil }
+        guard let level, output.record == nil, let sink = report.defaultSink, let current = report.sinks[sink],
+              output.examined != Examined(sink: sink, level: level) else { return effects }
+        output.examined = Examined(sink: sink, level: level)
+        if let raised = current.raised(toPercent: level) {
             let record = OutputRecord(sink: sink, before: current, set: raised)
             // Saved before the output is touched: an agent killed mid-ring puts it back on its next start.
             effects.append(.saveOutputRecord(record))
@@ -118,6 +125,12 @@ extension AgentState {
             output.record = record
         }
         return effects
+    }
+
+    /// An output looked at for a ring, for a level.
+    struct Examined: Sendable, Equatable {
+        var sink: String
+        var level: Int
     }
 
     /// How one of the agent's own streams was last seen during a ring.

@@ -86,6 +86,18 @@ struct AlarmDeciderOutputTests {
         #expect(Self.outputEffects(stopped) == [.setOutput(sink: "headphones", levels: Self.levels(10)), .saveOutputRecord(nil)])
     }
 
+    @Test("Loud enough when it started ringing, then muted by the user during the ring: left muted")
+    func loudEnoughThenMutedByTheUser() throws {
+        var run = try Self.twoTimers()
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(80)])), at: 1)
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 60)).isEmpty)
+        #expect(Self.outputEffects(run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(80, muted: true)])), at: 62)).isEmpty,
+                "the user's mute was fought")
+        #expect(Self.outputEffects(run.perform(.stop, on: run.id(1), at: 65)).isEmpty)
+        // The next ring looks again.
+        #expect(Self.outputEffects(run.feed(.timePassed, at: 90)).contains(.setOutput(sink: "speakers", levels: Self.levels(80))))
+    }
+
     @Test("Loud enough already: nothing touched, nothing saved")
     func loudEnough() throws {
         var run = try Self.twoTimers()
