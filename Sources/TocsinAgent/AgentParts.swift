@@ -57,8 +57,8 @@ protocol SoundOutputs: AnyObject {
     var onReport: (SoundOutputReport?) -> Void { get set }
     /// Sets output `sink`'s mute and every channel's volume.
     func set(sink: String, levels: OutputLevels)
-    /// Unmutes the agent's own stream `index`.
-    func unmuteStream(_ index: UInt32)
+    /// Sets the agent's own stream `index` (its mute and every channel's volume).
+    func setStream(_ index: UInt32, levels: OutputLevels)
 }
 
 extension SoundOutputLink: SoundOutputs {}

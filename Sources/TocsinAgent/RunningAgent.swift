@@ -237,7 +237,7 @@ final class RunningAgent {
                 log.warning("\(error.message) The output is raised all the same, and put back when the alarm stops.")
             }
         case .setOutput(let sink, let levels): outputs?.set(sink: sink, levels: levels)
-        case .unmuteStream(let stream): outputs?.unmuteStream(stream)
+        case .setStream(let stream, let levels): outputs?.setStream(stream, levels: levels)
         case .signal(let event): signals.announce(event)
         case .show(let id, let content, isTick: true): notifications.showCountdown(content, for: id)
         case .show(let id, let content, isTick: false): notifications.show(content, for: id)

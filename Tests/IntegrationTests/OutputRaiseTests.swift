@@ -168,7 +168,37 @@ import Testing
         let started = Date()
         #expect(fixture.eventually(timeout: 6) { recording.currentTrace().firstLoudWindow(after: started, threshold: Self.heard) != nil },
                 "the next alarm was silenced by the remembered mute:\n\(fixture.agentLog)")
-        #expect(fixture.agentLog.contains("The alarm's sound started muted"), "the server remembered no mute, so this proves nothing:\n\(fixture.agentLog)")
+        #expect(fixture.agentLog.contains("The alarm's sound started at muted"), "the server remembered no mute, so this proves nothing:\n\(fixture.agentLog)")
+        try Self.stopIntoSilence(fixture, second, recording: recording)
+    }
+
+    /// The same for a volume: the user turned the alarm's stream down to 5 % in the mixer once,
+    /// and the server remembers it for Tocsin; the next alarm plays at its own volume all the same
+    /// (libcanberra gives every stream its volume, which the servers take over a remembered one).
+    @Test(arguments: SoundServerKind.allCases)
+    func aVolumeTheServerRemembersForTocsinDoesNotTurnTheNextAlarmDown(server: SoundServerKind) throws {
+        let fixture = try AgentSession("remembered-volume-\(server)", soundServer: server)
+        if server == .pulseAudio { try fixture.session.run(URL(fileURLWithPath: "/usr/bin/pactl"), ["load-module", "module-stream-restore"]) }
+        let first = try fixture.startTimer("1s", "--title", "Turned down in the mixer")
+        var stream: SinkInputState?
+        #expect(fixture.eventually(timeout: 5) {
+            stream = try? fixture.session.sinkInputs().first { $0.processID == fixture.agent.pid }
+            return stream != nil
+        }, "the alarm's stream never played")
+        try fixture.session.setSinkInputVolume(try #require(stream).index, percents: [5, 5])
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try fixture.tocsin("stop", first).status == 0)
+        Thread.sleep(forTimeInterval: 1.5)
+        let recording = try fixture.session.startRecording()
+        let second = try fixture.startTimer("1s", "--title", "The next morning")
+        #expect(fixture.eventually(timeout: 6) { recording.currentTrace().loudestRMS(over: 0.3) > Self.heard },
+                "the next alarm played at the remembered 5 %: loudest \(recording.currentTrace().loudestRMS(over: 0.3))")
+        #expect(try fixture.session.sinkInputs().first { $0.processID == fixture.agent.pid }?.channelPercents.max() ?? 0 > 5)
+        if server == .pipeWire {
+            // WirePlumber put its remembered 5 % over the volume libcanberra asked for; PulseAudio
+            // keeps a volume the client gives.
+            #expect(fixture.agentLog.contains("The alarm's sound started at 5 %"), "the server remembered nothing, so this proves nothing:\n\(fixture.agentLog)")
+        }
         try Self.stopIntoSilence(fixture, second, recording: recording)
     }
 

@@ -90,8 +90,12 @@ final class Ringer {
         nextPlayID &+= 1
         playback = (playID, alarmID, sound)
         // libcanberra cannot change the volume of a sound that plays: a crescendo rises each
-        // time the sound starts again.
-        var properties = ["media.role": "alarm", "canberra.volume": fixedPointText(Self.decibels(of: ring, at: Date()), fractionDigits: 2)]
+        // time the sound starts again. The stream carries the gain it was asked to play at
+        // (`SoundOutputLink.requestedGainProperty`; libcanberra passes its properties on to the
+        // sound server's stream, but not `canberra.volume`), so that a volume the server
+        // remembers for Tocsin and puts over it (WirePlumber does) can be seen and undone.
+        let gain = fixedPointText(Self.decibels(of: ring, at: Date()), fractionDigits: 2)
+        var properties = ["media.role": "alarm", "canberra.volume": gain, SoundOutputLink.requestedGainProperty: gain]
         switch sound {
         case .standard: properties["event.id"] = AlarmSound.standardEventID
         case .themeEvent(let id): properties["event.id"] = id

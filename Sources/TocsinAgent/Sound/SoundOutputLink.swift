@@ -33,6 +33,10 @@ final class SoundOutputLink {
     /// The server is known to be out of reach (logged once until it answers again).
     private var serverMissing = false
 
+    /// The stream property in which the ringer writes the gain, in decibels, it asked libcanberra
+    /// to play a stream at.
+    static let requestedGainProperty = "tocsin.volume-db"
+
     /// How long to wait before trying the server again.
     private static let retryDelay: Double = 2
 
@@ -57,12 +61,7 @@ final class SoundOutputLink {
             log.warning("Could not set output “\(sink)”: no sound server answers.")
             return
         }
-        var volume = pa_cvolume()
-        volume.channels = UInt8(min(levels.channelVolumes.count, Int(PA_CHANNELS_MAX)))
-        withUnsafeMutableBytes(of: &volume.values) { raw in
-            let values = raw.bindMemory(to: pa_volume_t.self)
-            for (index, value) in levels.channelVolumes.prefix(values.count).enumerated() { values[index] = value }
-        }
+        var volume = Self.cvolume(levels)
         // A reading under way may answer with what the output was before this: read again after it.
         if refreshing { refreshAgain = true }
         if levels.isMuted { setMute(sink, true, on: context) }
@@ -76,12 +75,26 @@ final class SoundOutputLink {
                                                Unmanaged.passRetained(SetBox(link: self, what: "output “\(sink)”")).toOpaque()))
     }
 
-    /// Unmutes the agent's own stream `index`.
-    func unmuteStream(_ index: UInt32) {
+    /// Sets the agent's own stream `index`: its volume first, then the unmute.
+    func setStream(_ index: UInt32, levels: OutputLevels) {
         guard let context, pa_context_get_state(context) == PA_CONTEXT_READY else { return }
         if refreshing { refreshAgain = true }
-        track(pa_context_set_sink_input_mute(context, index, 0, Self.setDone,
+        var volume = Self.cvolume(levels)
+        track(pa_context_set_sink_input_volume(context, index, &volume, Self.setDone,
+                                               Unmanaged.passRetained(SetBox(link: self, what: "the alarm's own stream")).toOpaque()))
+        track(pa_context_set_sink_input_mute(context, index, levels.isMuted ? 1 : 0, Self.setDone,
                                              Unmanaged.passRetained(SetBox(link: self, what: "the alarm's own stream")).toOpaque()))
+    }
+
+    /// `levels`' channel volumes as libpulse takes them.
+    private static func cvolume(_ levels: OutputLevels) -> pa_cvolume {
+        var volume = pa_cvolume()
+        volume.channels = UInt8(min(levels.channelVolumes.count, Int(PA_CHANNELS_MAX)))
+        withUnsafeMutableBytes(of: &volume.values) { raw in
+            let values = raw.bindMemory(to: pa_volume_t.self)
+            for (index, value) in levels.channelVolumes.prefix(values.count).enumerated() { values[index] = value }
+        }
+        return volume
     }
 
     // MARK: Connection
@@ -198,7 +211,14 @@ final class SoundOutputLink {
 
     private func read(stream info: pa_sink_input_info) {
         guard let pid = pa_proplist_gets(info.proplist, "application.process.id"), String(cString: pid) == Self.ownProcessID else { return }
-        reading?.ownStreams[info.index] = info.mute != 0
+        var volume = info.volume
+        let count = Int(volume.channels)
+        let volumes = withUnsafeBytes(of: &volume.values) { Array($0.bindMemory(to: pa_volume_t.self).prefix(count)) }
+        // The gain the ringer asked for, as the volume the server would have given the stream.
+        let requested = pa_proplist_gets(info.proplist, Self.requestedGainProperty)
+            .flatMap { Double(String(cString: $0)) }
+            .map { pa_sw_volume_from_dB($0) }
+        reading?.ownStreams[info.index] = OwnStream(levels: OutputLevels(channelVolumes: volumes, isMuted: info.mute != 0), requested: requested)
     }
 
     private func read(sink info: pa_sink_info) {

@@ -15,9 +15,9 @@ public enum AgentEffect: Sendable, Equatable {
     case saveOutputRecord(OutputRecord?)
     /// Set output `sink` to `levels`: unmuted and raised for a ringing alarm, or put back.
     case setOutput(sink: String, levels: OutputLevels)
-    /// Unmute the agent's own stream `index` (the alarm's sound, started muted by a mute the
-    /// sound server remembered).
-    case unmuteStream(UInt32)
+    /// Set the agent's own stream `index` (the alarm's sound, started muted or quieter than
+    /// asked by what the sound server remembered) to `levels`.
+    case setStream(UInt32, levels: OutputLevels)
     /// Tell the watchers that may see it: `Changed`, or `Removed` when the event removes the alarm.
     case signal(AlarmEvent)
     /// Show `content` as alarm `id`'s notification, replacing what it showed; `isTick` for a

@@ -21,7 +21,8 @@ extension AgentState {
         var soundsPlaying: [PlayingSound] = []
         /// The agent's own streams seen during this ring, and how each was last seen.
         var streamsSeen: [UInt32: StreamSeen] = [:]
-        /// The user muted one of the alarm's streams during this ring: later ones are left muted.
+        /// The user muted or turned down one of the alarm's streams during this ring: later ones
+        /// are left as the server starts them.
         var userMutedTheAlarm = false
         /// The output looked at for this ring, and the level it was looked at for: raised then,
         /// or loud enough. Not looked at again for the same level: a mute or a turn-down the user
@@ -94,7 +95,7 @@ extension AgentState {
     /// higher level of its own finds the output raised and leaves it.
     private mutating func reconsiderOutput() -> [AgentEffect] {
         guard let report = output.report else { return [] }
-        var effects = unmuteOwnStreams(report)
+        var effects = correctOwnStreams(report)
         let level = output.raiseLevel
         if let record = output.record, level == nil || record.sink != report.defaultSink {
             if let current = report.sinks[record.sink] {
@@ -135,37 +136,42 @@ extension AgentState {
 
     /// How one of the agent's own streams was last seen during a ring.
     enum StreamSeen: Sendable, Equatable {
-        case muted, unmuted
-        /// Unmuted by the agent, and not yet reported so: a report that still says muted is
-        /// older than the unmute, not the user's hand.
-        case unmuting
+        /// As it should play (or as the user left it): what it was seen at.
+        case seen(OutputLevels)
+        /// Set by the agent to these levels, and not yet reported so: a report of what it was
+        /// before is older than the set, not the user's hand.
+        case setting(OutputLevels)
     }
 
-    /// Unmutes the alarm's own streams that start muted during a ring (a mute the sound server
-    /// remembered from an earlier one), unless the user muted one of them during this ring: the
-    /// user's hand wins until the ring ends.
-    private mutating func unmuteOwnStreams(_ report: SoundOutputReport) -> [AgentEffect] {
+    /// Puts right the alarm's own streams that start muted or quieter than they were asked to
+    /// play during a ring — a mute or a volume the sound server remembered for Tocsin from an
+    /// earlier ring and put over the one asked for (WirePlumber does for the volume too) —
+    /// unless the user muted or turned down one of them during this ring: the user's hand wins
+    /// until the ring ends.
+    private mutating func correctOwnStreams(_ report: SoundOutputReport) -> [AgentEffect] {
         guard !output.soundsPlaying.isEmpty else {
             output.streamsSeen = [:]
             output.userMutedTheAlarm = false
             return []
         }
         var effects: [AgentEffect] = []
-        for (stream, muted) in report.ownStreams.sorted(by: { $0.key < $1.key }) {
-            switch (output.streamsSeen[stream], muted) {
-            case (_, false):
-                output.streamsSeen[stream] = .unmuted
-            case (.unmuting?, true), (.muted?, true):
-                break
-            case (.unmuted?, true):
-                output.userMutedTheAlarm = true
-                output.streamsSeen[stream] = .muted
-            case (nil, true) where output.userMutedTheAlarm:
-                output.streamsSeen[stream] = .muted
-            case (nil, true):
-                effects.append(.unmuteStream(stream))
-                effects.append(.log(.info, "The alarm's sound started muted (the sound server remembered a mute for Tocsin); unmuting it."))
-                output.streamsSeen[stream] = .unmuting
+        for (stream, own) in report.ownStreams.sorted(by: { $0.key < $1.key }) {
+            switch output.streamsSeen[stream] {
+            case .setting(let set)?:
+                if own.levels.matches(set) { output.streamsSeen[stream] = .seen(own.levels) }
+            case .seen(let before)?:
+                if (own.levels.isMuted && !before.isMuted) || Int64(own.levels.loudest) + Int64(OutputLevels.rounding) < Int64(before.loudest) {
+                    output.userMutedTheAlarm = true
+                }
+                output.streamsSeen[stream] = .seen(own.levels)
+            case nil:
+                guard !output.userMutedTheAlarm, let wanted = own.wanted else {
+                    output.streamsSeen[stream] = .seen(own.levels)
+                    continue
+                }
+                effects.append(.setStream(stream, levels: wanted))
+                effects.append(.log(.info, "The alarm's sound started at \(Self.describe(own.levels)), not as asked (the sound server remembered that for Tocsin); set to \(Self.describe(wanted))."))
+                output.streamsSeen[stream] = .setting(wanted)
             }
         }
         output.streamsSeen = output.streamsSeen.filter { report.ownStreams[$0.key] != nil }

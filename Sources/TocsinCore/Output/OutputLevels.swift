@@ -64,5 +64,5 @@ public struct OutputLevels: Sendable, Equatable, Codable {
 
     /// How far a volume read back may be from the one set and still be it: 0.1 % of full volume,
     /// far below a volume control's step (1 % in pactl, 5 % for a keyboard's volume keys).
-    static let rounding: UInt32 = fullVolume / 1000
+    public static let rounding: UInt32 = fullVolume / 1000
 }

@@ -115,28 +115,46 @@ struct AlarmDeciderOutputTests {
         #expect(Self.outputEffects(stopped) == [.setOutput(sink: "speakers", levels: Self.levels(3, muted: true)), .saveOutputRecord(nil)])
     }
 
-    @Test("The alarm's stream started muted by a remembered mute is unmuted; one the user mutes during the ring stays muted, and so do the ring's later streams")
+    @Test("The alarm's stream started muted or quieter than asked by what the server remembered is set right; one the user mutes or turns down during the ring stays so, and so do the ring's later streams")
     func ownStreams() throws {
         var run = try Self.twoTimers()
         let loud = ["speakers": Self.levels(80)]
         _ = run.feed(.soundOutputChanged(Self.report(loud)), at: 1)
         _ = run.feed(.timePassed, at: 60)
-        func streams(_ streams: [UInt32: Bool]) -> AgentInput {
+        func stream(_ percent: Int, muted: Bool = false) -> OwnStream {
+            OwnStream(levels: Self.levels(percent, muted: muted), requested: OutputLevels.fullVolume)
+        }
+        func streams(_ streams: [UInt32: OwnStream]) -> AgentInput {
             .soundOutputChanged(SoundOutputReport(server: "PulseAudio 16.1", defaultSink: "speakers", sinks: loud, ownStreams: streams))
         }
-        #expect(run.feed(streams([7: true]), at: 60.1).contains(.unmuteStream(7)), "the remembered mute is undone")
-        #expect(!run.feed(streams([7: true]), at: 60.15).contains(.unmuteStream(7)), "a report older than the unmute is not the user's")
-        _ = run.feed(streams([7: false]), at: 60.2)
-        #expect(!run.feed(streams([7: true]), at: 61).contains(.unmuteStream(7)), "the user muted it: left so")
+        let full = Self.levels(100)
+        #expect(run.feed(streams([7: stream(100, muted: true)]), at: 60.1).contains(.setStream(7, levels: full)), "the remembered mute is undone")
+        #expect(!run.feed(streams([7: stream(100, muted: true)]), at: 60.15).contains { if case .setStream = $0 { true } else { false } },
+                "a report older than the set is not the user's")
+        _ = run.feed(streams([7: stream(100)]), at: 60.2)
+        #expect(!run.feed(streams([7: stream(100, muted: true)]), at: 61).contains { if case .setStream = $0 { true } else { false } },
+                "the user muted it: left so")
         // The sound repeats as a new stream, which the server starts muted as the user left it.
-        #expect(!run.feed(streams([8: true]), at: 63).contains(.unmuteStream(8)), "the user's mute holds for the rest of the ring")
+        #expect(!run.feed(streams([8: stream(100, muted: true)]), at: 63).contains { if case .setStream = $0 { true } else { false } },
+                "the user's mute holds for the rest of the ring")
         _ = run.perform(.stop, on: run.id(1), at: 65)
-        // The next ring starts afresh.
+        // The next ring starts afresh: a remembered 5 % is set back to what was asked.
         _ = run.feed(.timePassed, at: 90)
-        #expect(run.feed(streams([9: true]), at: 90.1).contains(.unmuteStream(9)))
+        #expect(run.feed(streams([9: stream(5)]), at: 90.1).contains(.setStream(9, levels: full)))
+        _ = run.feed(streams([9: stream(100)]), at: 90.2)
+        #expect(!run.feed(streams([9: stream(20)]), at: 91).contains { if case .setStream = $0 { true } else { false } }, "turned down by the user")
         // A stream of the agent's while nothing rings (the last one ending) is left alone.
         _ = run.perform(.stop, on: run.id(2), at: 95)
-        #expect(!run.feed(streams([10: true]), at: 95.1).contains(.unmuteStream(10)))
+        #expect(!run.feed(streams([10: stream(5, muted: true)]), at: 95.1).contains { if case .setStream = $0 { true } else { false } })
+    }
+
+    @Test("A stream that plays as asked, or whose volume was not said, is left alone; a muted one is unmuted at its own volume")
+    func ownStreamWanted() {
+        #expect(OwnStream(levels: Self.levels(100), requested: OutputLevels.fullVolume).wanted == nil)
+        #expect(OwnStream(levels: Self.levels(40), requested: OutputLevels.volume(percent: 40)).wanted == nil, "a crescendo's quiet start")
+        #expect(OwnStream(levels: Self.levels(40), requested: nil).wanted == nil)
+        #expect(OwnStream(levels: Self.levels(40, muted: true), requested: nil).wanted == Self.levels(40))
+        #expect(OwnStream(levels: Self.levels(5), requested: OutputLevels.volume(percent: 40)).wanted == Self.levels(40))
     }
 
     @Test("No sound server: nothing raised; once one answers mid-ring, the output is raised then")

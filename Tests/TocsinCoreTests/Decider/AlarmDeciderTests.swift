@@ -32,7 +32,7 @@ struct AlarmDeciderTests {
             case .silence: "silence"
             case .saveOutputRecord(let record): record == nil ? "forget output" : "save output"
             case .setOutput: "set output"
-            case .unmuteStream: "unmute stream"
+            case .setStream: "set stream"
             case .signal(let event): "signal \(event.kind.rawValue)"
             case .show(_, let content, let isTick): isTick ? "tick" : "show \(content.role)"
             case .withdraw: "withdraw"
