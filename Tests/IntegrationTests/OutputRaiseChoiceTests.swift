@@ -55,6 +55,9 @@ import Testing
         Thread.sleep(forTimeInterval: 1.5)
         #expect(try fixture.alarm(left)?.string("state") == "alerting", "it no longer rings: the check below proves nothing")
         #expect(try Self.output(fixture) == (true, 30), "raised with raise-output no: \(Self.said(fixture))")
+        // The alert, as the notification server shows it, says so plainly.
+        #expect(fixture.notifications(titled: "Left").last?.body.contains("The sound output is muted and this alarm does not raise it: it may not be heard.") == true,
+                "the alert does not say the output is muted: \(String(describing: fixture.notifications(titled: "Left").last?.body))")
         #expect(try fixture.tocsin("stop", left).status == 0)
 
         // One alarm's own level, over the setting.

@@ -47,7 +47,7 @@ extension AgentState {
 
     /// `effects`, with what they mean for the output added after their last ring or silence:
     /// raised when a sound starts, put back when the last one stops.
-    mutating func guardingOutput(_ effects: [AgentEffect]) -> [AgentEffect] {
+    mutating func guardingOutput(_ effects: [AgentEffect], now: Date) -> [AgentEffect] {
         var lastSound: Int?
         for (index, effect) in effects.enumerated() {
             switch effect {
@@ -70,24 +70,43 @@ extension AgentState {
         guard let lastSound else { return effects }
         var guarded = effects
         guarded.insert(contentsOf: reconsiderOutput(), at: lastSound + 1)
-        return guarded
+        // After the alert's own showing, which was written before the sound started.
+        return guarded + warnOfASilentOutput(now: now)
     }
 
     /// The sound server's news.
-    mutating func adopt(soundOutput report: SoundOutputReport?) -> [AgentEffect] {
+    mutating func adopt(soundOutput report: SoundOutputReport?, now: Date) -> [AgentEffect] {
         output.report = report
-        return reconsiderOutput()
+        return reconsiderOutput() + warnOfASilentOutput(now: now)
     }
 
     /// The settings for raising the output.
-    mutating func adopt(outputRaise settings: OutputRaiseSettings) -> [AgentEffect] {
+    mutating func adopt(outputRaise settings: OutputRaiseSettings, now: Date) -> [AgentEffect] {
         guard settings != output.settings else { return [] }
         output.settings = settings
         let said: AgentEffect = settings.raises
             ? .log(.info, "Ringing alarms raise a muted or quieter output to \(settings.levelPercent) % unless they say otherwise.")
             : .log(.info, "Ringing alarms leave the output as it is, even muted, unless they say otherwise (--ring-level).")
-        return [said] + reconsiderOutput()
+        return [said] + reconsiderOutput() + warnOfASilentOutput(now: now)
     }
+
+    /// Ringing alerts say it when the alarm plays on a muted or nearly silent output that no
+    /// ringing alarm raises (raising is off, or they say `--no-raise`), and stop saying it once
+    /// that is over: shown again when that changes.
+    private mutating func warnOfASilentOutput(now: Date) -> [AgentEffect] {
+        var warning: String?
+        if !output.soundsPlaying.isEmpty, output.raiseLevel == nil, let report = output.report,
+           let sink = report.defaultSink, let levels = report.sinks[sink], levels.isMuted || levels.percent < Self.nearlySilent {
+            let state = levels.isMuted ? "muted" : "at \(levels.percent) %"
+            warning = "The sound output is \(state) and this alarm does not raise it: it may not be heard"
+        }
+        guard warning != contentWriter.outputWarning else { return [] }
+        contentWriter.outputWarning = warning
+        return (warning.map { [.log(.warning, "\($0).")] } ?? []) + showAgain(now: now) { $0.state.name == .alerting }
+    }
+
+    /// Below this, in percent, an output is taken for silent: 3 % is inaudible on a laptop's speakers.
+    static let nearlySilent = 10
 
     /// What the output needs now: put back what Tocsin changed once no sound that raises it plays
     /// (or raising was turned off, or the default output is another one now), and raise the

@@ -66,11 +66,11 @@ public enum AlarmDecider {
         case .phonesRung(let alarm):
             effects += state.phonesRung(for: alarm)
         case .soundOutputChanged(let report):
-            effects += state.adopt(soundOutput: report)
+            effects += state.adopt(soundOutput: report, now: now)
         case .outputRaiseSettingsChanged(let settings):
-            effects += state.adopt(outputRaise: settings)
+            effects += state.adopt(outputRaise: settings, now: now)
         }
-        return state.guardingOutput(effects)
+        return state.guardingOutput(effects, now: now)
     }
 }
 

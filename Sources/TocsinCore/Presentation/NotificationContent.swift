@@ -90,6 +90,9 @@ public struct NotificationContentWriter: Sendable {
     /// Why no sound can be played right now, if so: ringing notifications say it, so a user who
     /// sees the alert knows it is silent.
     public var soundProblem: String?
+    /// Why a ringing alarm may not be heard though it plays (the output is muted or nearly
+    /// silent, and no ringing alarm raises it), if so: ringing notifications say it.
+    public var outputWarning: String?
 
     /// Creates a writer for times in `timeZone`, written for the locale `localeIdentifier`
     /// (`environmentLocale(_:)` finds the user's).
@@ -161,7 +164,8 @@ public struct NotificationContentWriter: Sendable {
             return NotificationContent(
                 role: .alert,
                 summary: alarm.title,
-                body: soundProblem.map { body + "\n" + Self.sentence("No sound: \($0)") } ?? body,
+                body: soundProblem.map { body + "\n" + Self.sentence("No sound: \($0)") }
+                    ?? outputWarning.map { body + "\n" + Self.sentence($0) } ?? body,
                 actions: actions,
                 urgency: .critical,
                 isPersistent: true,

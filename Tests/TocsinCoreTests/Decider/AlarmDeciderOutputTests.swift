@@ -98,6 +98,28 @@ struct AlarmDeciderOutputTests {
         #expect(Self.outputEffects(run.feed(.timePassed, at: 90)).contains(.setOutput(sink: "speakers", levels: Self.levels(80))))
     }
 
+    @Test("Raising off and the output muted: the ringing alert says it may not be heard, and stops saying it once the user unmutes")
+    func alertSaysAMutedOutputIsNotRaised() throws {
+        var run = try Self.twoTimers()
+        _ = run.feed(.outputRaiseSettingsChanged(OutputRaiseSettings(raises: false, levelPercent: 70)), at: 0)
+        _ = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(50, muted: true)])), at: 1)
+        func alertBodies(_ effects: [AgentEffect]) -> [String] {
+            effects.compactMap { if case .show(_, let content, _) = $0, content.role == .alert { content.body } else { nil } }
+        }
+        let fired = run.feed(.timePassed, at: 60)
+        #expect(Self.outputEffects(fired).isEmpty, "raising is off")
+        let warned = try #require(alertBodies(fired).last, "no alert shown")
+        #expect(warned.hasSuffix("\nThe sound output is muted and this alarm does not raise it: it may not be heard."), "\(warned)")
+        #expect(fired.contains(.log(.warning, "The sound output is muted and this alarm does not raise it: it may not be heard.")))
+        let unmuted = run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(50)])), at: 62)
+        #expect(alertBodies(unmuted).count == 1 && alertBodies(unmuted).allSatisfy { !$0.contains("may not be heard") }, "\(unmuted)")
+        #expect(alertBodies(run.feed(.soundOutputChanged(Self.report(["speakers": Self.levels(4)])), at: 63)).last?.contains("is at 4 %") == true)
+        // Raising on again: raised, and no more warning.
+        let on = run.feed(.outputRaiseSettingsChanged(.standard), at: 64)
+        #expect(Self.outputEffects(on).contains(.setOutput(sink: "speakers", levels: Self.levels(70))))
+        #expect(alertBodies(on).count == 1 && alertBodies(on).allSatisfy { !$0.contains("may not be heard") })
+    }
+
     @Test("Loud enough already: nothing touched, nothing saved")
     func loudEnough() throws {
         var run = try Self.twoTimers()
