@@ -140,6 +140,41 @@ import Testing
         #expect(try fixture.session.sinkState(Self.sink).channelVolumes == before.channelVolumes)
     }
 
+    @Test(arguments: SoundServerKind.allCases)
+    func anOutputThatGoesAwayMidRingLeavesTheAlarmRingingOnTheNext(server: SoundServerKind) throws {
+        let (fixture, before) = try Self.session("output-gone", server, muted: true, percents: [3, 3])
+        let dock = "tocsin_dock"
+        try fixture.session.loadNullSink(named: dock)
+        try fixture.session.setSinkMute(dock, true)
+        try fixture.session.setDefaultSink(dock)
+        let recording = try fixture.session.startRecording()
+        let id = try fixture.startTimer("1s", "--title", "Undocked")
+        try #require(Self.output(fixture, dock) { !$0.muted } != nil, "the dock's output was never raised")
+        // Undocked: the output goes, the server falls back to the other one, which is raised.
+        try fixture.session.unloadNullSink(named: dock)
+        #expect(Self.output(fixture) { !$0.muted && $0.channelPercents == [70, 70] } != nil, "the remaining output was not raised")
+        let after = Date()
+        #expect(fixture.eventually(timeout: 8) { recording.currentTrace().firstLoudWindow(after: after, threshold: Self.heard) != nil },
+                "not heard on the remaining output")
+        #expect(fixture.agentLog.contains("Output “\(dock)” is gone; nothing to put back on it."), "\(fixture.agentLog)")
+        try Self.stopIntoSilence(fixture, id, recording: recording)
+        #expect(Self.output(fixture) { $0.muted && $0.channelVolumes == before.channelVolumes } != nil)
+    }
+
+    @Test(arguments: SoundServerKind.allCases)
+    func aSoundServerRestartedMidRingBringsTheSoundBackAndTheLogSaysSo(server: SoundServerKind) throws {
+        let fixture = try AgentSession("server-restart-\(server)", soundServer: server)
+        let id = try fixture.startTimer("1s", "--title", "Restarted")
+        #expect(fixture.eventually(timeout: 5) { (try? fixture.alarm(id))?.string("state") == "alerting" })
+        try fixture.session.restartSoundServer()
+        let recording = try fixture.session.startRecording()
+        let back = Date()
+        #expect(fixture.eventually(timeout: 8) { recording.currentTrace().firstLoudWindow(after: back.addingTimeInterval(-2), threshold: Self.heard) != nil },
+                "no sound after the server restarted:\n\(fixture.agentLog)")
+        #expect(fixture.eventually(timeout: 5) { fixture.agentLog.contains("The sound server answers again.") }, "\(fixture.agentLog)")
+        try Self.stopIntoSilence(fixture, id, recording: recording)
+    }
+
     /// A mute the sound server remembers for Tocsin's stream (the user muted the alarm in the
     /// mixer once) does not silence the next alarm; during the ring it was muted in, it holds.
     /// PulseAudio remembers through module-stream-restore, which desktops load (the session's
