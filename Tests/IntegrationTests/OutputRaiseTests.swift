@@ -238,6 +238,22 @@ import Testing
     }
 
     @Test(arguments: SoundServerKind.allCases)
+    func doctorSaysTheServerTheOutputAndWhetherAlarmsWillBeHeard(server: SoundServerKind) throws {
+        let (fixture, _) = try Self.session("doctor", server, muted: true, percents: [20, 20])
+        let serverName = server == .pulseAudio ? "pulseaudio" : "PulseAudio (on PipeWire"
+        var doctor = try fixture.tocsin("doctor")
+        #expect(fixture.eventually(timeout: 5) {
+            doctor = (try? fixture.tocsin("doctor")) ?? doctor
+            return doctor.stdout.contains("\(Self.sink) on \(serverName)") && doctor.stdout.contains("muted, 20 %: a ringing alarm raises it to 70 %")
+        }, "\(doctor.stdout)")
+        #expect(try fixture.tocsin("config", "raise-output", "no").status == 0)
+        #expect(fixture.eventually(timeout: 5) {
+            doctor = (try? fixture.tocsin("doctor")) ?? doctor
+            return doctor.stdout.contains("is muted, 20 % and raising is off: alarms may not be heard")
+        }, "\(doctor.stdout)")
+    }
+
+    @Test(arguments: SoundServerKind.allCases)
     func withoutASoundServerTheAlarmShowsAndStopsAndItsSoundComesBackWithTheServer(server: SoundServerKind) throws {
         let fixture = try AgentSession("no-sound-server-\(server)", soundServer: server)
         fixture.session.stopSoundServer()
