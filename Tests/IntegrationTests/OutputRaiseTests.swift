@@ -32,6 +32,16 @@ import Testing
         return reached ? last : nil
     }
 
+    /// The agent's own stream (the alarm's sound as it plays), once it plays, within 5 s.
+    static func alarmStream(_ fixture: AgentSession) -> SinkInputState? {
+        var stream: SinkInputState?
+        _ = fixture.eventually(timeout: 5) {
+            stream = try? fixture.session.sinkInputs().first { $0.processID == fixture.agent.pid }
+            return stream != nil
+        }
+        return stream
+    }
+
     /// Stops `id` and expects silence from half a second after, as a person hears it.
     static func stopIntoSilence(_ fixture: AgentSession, _ id: String, recording: SoundRecording) throws {
         #expect(try fixture.tocsin("stop", id).status == 0)
@@ -185,11 +195,8 @@ import Testing
         if server == .pulseAudio { try fixture.session.run(URL(fileURLWithPath: "/usr/bin/pactl"), ["load-module", "module-stream-restore"]) }
         let recording = try fixture.session.startRecording()
         let first = try fixture.startTimer("1s", "--title", "Muted in the mixer")
-        var stream: SinkInputState?
-        #expect(fixture.eventually(timeout: 5) {
-            stream = try? fixture.session.sinkInputs().first { $0.processID == fixture.agent.pid }
-            return stream != nil
-        }, "the alarm's stream never played")
+        let stream = Self.alarmStream(fixture)
+        #expect(stream != nil, "the alarm's stream never played")
         // The user mutes the alarm's stream in the mixer: it stays muted for this ring.
         try fixture.session.setSinkInputMute(try #require(stream).index, true)
         let muted = Date()
@@ -215,11 +222,8 @@ import Testing
         let fixture = try AgentSession("remembered-volume-\(server)", soundServer: server)
         if server == .pulseAudio { try fixture.session.run(URL(fileURLWithPath: "/usr/bin/pactl"), ["load-module", "module-stream-restore"]) }
         let first = try fixture.startTimer("1s", "--title", "Turned down in the mixer")
-        var stream: SinkInputState?
-        #expect(fixture.eventually(timeout: 5) {
-            stream = try? fixture.session.sinkInputs().first { $0.processID == fixture.agent.pid }
-            return stream != nil
-        }, "the alarm's stream never played")
+        let stream = Self.alarmStream(fixture)
+        #expect(stream != nil, "the alarm's stream never played")
         try fixture.session.setSinkInputVolume(try #require(stream).index, percents: [5, 5])
         Thread.sleep(forTimeInterval: 1.5)
         #expect(try fixture.tocsin("stop", first).status == 0)

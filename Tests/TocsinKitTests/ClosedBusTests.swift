@@ -16,7 +16,7 @@ extension TocsinKitTests {
             let holder = try TocsinClient()
             gone.stop()
             // The connection notices the bus is gone when its socket closes.
-            #expect(AgentSessionWait.until(timeout: 5) {
+            #expect(KitAgentSession.eventually(timeout: 5) {
                 do { _ = try holder.alarms(); return false } catch { return "\(error)".contains("closed") || "\(error)".contains("not running") }
             })
 
@@ -33,17 +33,5 @@ extension TocsinKitTests {
             }
             withExtendedLifetime(holder) {}
         }
-    }
-}
-
-/// Polling for a condition, for tests without a session fixture.
-enum AgentSessionWait {
-    static func until(timeout: TimeInterval, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return condition()
     }
 }
