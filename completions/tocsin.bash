@@ -101,7 +101,7 @@ _tocsin()
         alarm) options="$alarm_options $ring_options --help" ;;
         list | status | doctor) options="--json --help" ;;
         watch)
-            if [[ ${words[cword - 1]} == --format ]]; then
+            if [[ $prev == --format ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "waybar i3blocks polybar" -- "$cur")
                 return 0
             fi
@@ -116,7 +116,7 @@ _tocsin()
             # tocsin auth list | grant APP | revoke APP | reset APP; APP from the answers so far.
             if ((arguments == 0)); then
                 mapfile -t COMPREPLY < <(compgen -W "list grant revoke reset --help" -- "$cur")
-            elif ((arguments == 1)) && [[ ${words[cword - 1]} != list ]]; then
+            elif ((arguments == 1)) && [[ $prev != list ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "$("$program" auth list 2>/dev/null | awk '$1 != "tocsin" {print $1}')" -- "$cur")
             fi
             return 0
@@ -125,9 +125,9 @@ _tocsin()
             # tocsin phone enable [--after DURATION] | disable | status | setup [--remove]
             if ((arguments == 0)); then
                 mapfile -t COMPREPLY < <(compgen -W "enable disable status setup --help" -- "$cur")
-            elif [[ ${words[*]} == *" enable"* ]]; then
+            elif [[ ${COMP_WORDS[*]} == *" enable"* ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "--after" -- "$cur")
-            elif [[ ${words[*]} == *" setup"* ]]; then
+            elif [[ ${COMP_WORDS[*]} == *" setup"* ]]; then
                 mapfile -t COMPREPLY < <(compgen -W "--remove" -- "$cur")
             fi
             return 0

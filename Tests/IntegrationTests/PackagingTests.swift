@@ -81,6 +81,23 @@ import Testing
         }
     }
 
+    /// bash completes what follows a word that needs the one before it, without bash-completion's
+    /// helpers (the script reads COMP_WORDS itself): `watch --format`'s formats, `phone enable`'s
+    /// --after, and nothing but the formats after --format. (It read bash-completion's `words`,
+    /// which nothing set, so these offered nothing.)
+    @Test func bashCompletesAfterTheWordBefore() throws {
+        let script = Self.repository.appendingPathComponent("completions/tocsin.bash").path
+        func complete(_ words: String...) throws -> String {
+            let line = words.map { "'\($0)'" }.joined(separator: " ")
+            let result = try Self.command("/bin/bash", ["-c", "source \"$1\"; COMP_WORDS=(\(line)); COMP_CWORD=\(words.count - 1); _tocsin; echo \"${COMPREPLY[*]}\"",
+                                                        "bash", script])
+            return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try complete("tocsin", "watch", "--format", "") == "waybar i3blocks polybar")
+        #expect(try complete("tocsin", "phone", "enable", "") == "--after")
+        #expect(try complete("tocsin", "phone", "setup", "") == "--remove")
+    }
+
     /// The man page and the three completions know every command of `tocsin --help` and every
     /// option of each `tocsin COMMAND --help`, so a new command or option cannot be forgotten.
     @Test func manPageAndCompletionsCoverEveryCommandAndOption() throws {
