@@ -153,6 +153,7 @@ extension Ringer: AlarmSounds {}
 extension HookRunner: AlarmHooksRunning {}
 extension AppIntentDelivery: AppIntentsDelivering {}
 extension TrayItem: TrayShowing {}
+extension RingingPlayer: RingingPlayerShowing {}
 extension DeadlineTimer: InstantTimer {}
 extension WakeTimer: InstantTimer {}
 extension NotificationServerMonitor: NotificationServerWatch {}
