@@ -244,6 +244,15 @@ public enum Variant {
         return children.withUnsafeBufferPointer { g_variant_new_array(type("s"), $0.baseAddress, gsize($0.count)) }
     }
 
+    /// A new floating `a{sv}` of `values`, new floating variants of any type (an object path, a
+    /// list of strings: what `WireValue` has no case for), keys sorted.
+    public static func make(variants values: [String: OpaquePointer]) -> OpaquePointer {
+        let entries: [OpaquePointer?] = values.keys.sorted().map { key in
+            g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(values[key]!))
+        }
+        return entries.withUnsafeBufferPointer { g_variant_new_array(type("{sv}"), $0.baseAddress, gsize($0.count)) }
+    }
+
     /// A `GVariantType` for a type string. The returned pointer points into a cached table, so it
     /// is never freed; Tocsin uses a handful of fixed type strings.
     public static func type(_ signature: String) -> OpaquePointer {

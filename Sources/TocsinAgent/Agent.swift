@@ -107,12 +107,14 @@ public final class Agent {
             identify: { sender in try? callers.identify(sender) },
             send: { [unowned self] signal, arguments, destination in service.emit(signal, arguments: arguments, to: destination) })
         let appIntents = AppIntentDelivery(log: log, connection: { [unowned self] in service.connection })
-        let tray = TrayItem(log: log, connection: { [unowned self] in service.connection },
-                            isOwnUser: { [unowned self] sender, answer in
-                                service.withCredentials(of: sender) { credentials in answer(credentials?.userID == getuid()) }
-                            })
+        let isOwnUser: (String, @escaping (Bool) -> Void) -> Void = { [unowned self] sender, answer in
+            service.withCredentials(of: sender) { credentials in answer(credentials?.userID == getuid()) }
+        }
+        let tray = TrayItem(log: log, connection: { [unowned self] in service.connection }, isOwnUser: isOwnUser)
+        let player = RingingPlayer(log: log, connection: { [unowned self] in service.connection }, isOwnUser: isOwnUser)
         let ringer = Ringer(log: log)
-        mediaPlayers = MediaPlayerPauser(log: log)
+        // Never Tocsin's own player: paused, it would stop the alarm it shows.
+        mediaPlayers = MediaPlayerPauser(log: log, sparing: RingingPlayer.busName)
         ringer.onRingingChange = { [unowned self] ringing in
             // After the ring, the signal and the alert: players' D-Bus round trips must not delay them.
             MainLoop.post { [unowned self] in
@@ -128,7 +130,7 @@ public final class Agent {
                 clock: SystemClock(), notifications: NotificationPresenter(appName: "Tocsin", log: log), sounds: ringer,
                 hooks: HookRunner(log: log, timeLimit: configuration.hookTimeLimit),
                 appIntents: appIntents, signals: AudienceSignals(audience: audience), tray: configuration.showsTrayItem ? tray : nil,
-                phones: PairedPhones(log: log, connection: { [unowned self] in service.connection }),
+                phones: PairedPhones(log: log, connection: { [unowned self] in service.connection }), player: player,
                 outputs: SoundOutputLink(log: log),
                 deadline: deadlineTimer, wake: wakeTimer, wakeAvailability: wakeTimer.availability,
                 server: NotificationServerMonitor(log: log), callers: callers))

@@ -109,6 +109,14 @@ protocol TrayShowing: AnyObject {
     func show(_ content: TrayContent?)
 }
 
+/// Shows the ringing alarm as a media player (`RingingPlayer`).
+protocol RingingPlayerShowing: AnyObject {
+    /// Called with the intent a control of the player performs, and the alarm it performs it on.
+    var onPress: (AlarmIntent, UUID) -> Void { get set }
+    /// Shows `content`, or takes the player away.
+    func show(_ content: RingingPlayerContent?)
+}
+
 /// Rings the user's paired phones (`PairedPhones`); never waits for them.
 protocol PhoneRinging: AnyObject {
     /// Called once for each `ring(for:)` that reached at least one phone.
@@ -145,6 +153,7 @@ extension Ringer: AlarmSounds {}
 extension HookRunner: AlarmHooksRunning {}
 extension AppIntentDelivery: AppIntentsDelivering {}
 extension TrayItem: TrayShowing {}
+extension RingingPlayer: RingingPlayerShowing {}
 extension DeadlineTimer: InstantTimer {}
 extension WakeTimer: InstantTimer {}
 extension NotificationServerMonitor: NotificationServerWatch {}

@@ -24,6 +24,8 @@ final class RunningAgent {
         var tray: TrayShowing? = nil
         /// The paired phones; `nil` for none.
         var phones: PhoneRinging? = nil
+        /// The media player a ringing alarm shows as; `nil` for none.
+        var player: RingingPlayerShowing? = nil
         /// The sound server's outputs; `nil` for none (the output is never raised).
         var outputs: SoundOutputs? = nil
         let deadline: InstantTimer
@@ -51,6 +53,8 @@ final class RunningAgent {
     let tray: TrayShowing?
     /// The paired phones, if the agent may ring any.
     let phones: PhoneRinging?
+    /// The media player a ringing alarm shows as, if the agent shows one.
+    let player: RingingPlayerShowing?
     /// The sound server's outputs, if the agent raises them.
     let outputs: SoundOutputs?
     /// Where what the agent raised on an output is kept until it is put back; `nil`: nowhere.
@@ -89,6 +93,7 @@ final class RunningAgent {
         signals = parts.signals
         tray = parts.tray
         phones = parts.phones
+        player = parts.player
         deadline = parts.deadline
         wake = parts.wake
         wakeAvailability = parts.wakeAvailability
@@ -130,6 +135,7 @@ final class RunningAgent {
         tray?.onAction = { [unowned self] action in trayClicked(action) }
         tray?.onHostChange = { [unowned self] in run(.panelChanged(isShown: tray?.isHosted ?? false)) }
         phones?.onRung = { [unowned self] alarm in run(.phonesRung(alarm)) }
+        player?.onPress = { [unowned self] intent, id in pressed(intent, on: id, what: "The media player's control") }
         outputs?.onReport = { [unowned self] report in run(.soundOutputChanged(report)) }
         server.onChange = { [unowned self] in
             notifications.serverProfile = server.server?.profile ?? .unknown
@@ -195,10 +201,16 @@ final class RunningAgent {
             log.warning("Ignoring unknown notification action “\(key)”.")
             return
         }
+        pressed(intent, on: id, what: "The “\(key)” button")
+    }
+
+    /// A press of `what` (a notification's button, a control of the media player) that
+    /// performs `intent` on alarm `id`; said in the log when it does nothing.
+    private func pressed(_ intent: AlarmIntent, on id: UUID, what: String) {
         do throws(TocsinError) {
             try make(.perform(intent, on: id), by: .press)
         } catch {
-            log.warning("The “\(key)” button of \(id.uuidString.lowercased()) did nothing: \(error.message)")
+            log.warning("\(what) of \(id.uuidString.lowercased()) did nothing: \(error.message)")
         }
     }
 
@@ -264,6 +276,7 @@ final class RunningAgent {
             }
         case .answer(let outcome): answerChange?(outcome)
         case .showTray(let content): tray?.show(content)
+        case .showPlayer(let content): player?.show(content)
         case .armDeadline(let date): deadline.arm(at: date)
         case .armWake(let date): wake.arm(at: date)
         }

@@ -21,6 +21,7 @@ import TocsinFiles
         let appIntents = RecordingAppIntents()
         let tray: RecordingTray
         let phones = RecordingPhones()
+        let player = RecordingPlayer()
         let deadline = RecordingTimer()
         let wake = RecordingTimer()
         let logLines = LogLines()
@@ -41,7 +42,7 @@ import TocsinFiles
                 configuration: configuration, store: AlarmPersistence(directory: directory), book: AlarmBook(timeZone: zone),
                 authorizations: authorizations, authorizationStore: nil, soundCopies: SandboxedSoundCopies(stateDirectory: directory),
                 parts: RunningAgent.Parts(
-                    clock: clock, notifications: notifications, sounds: sounds, hooks: self.hooks, appIntents: appIntents, signals: signals, tray: tray, phones: phones,
+                    clock: clock, notifications: notifications, sounds: sounds, hooks: self.hooks, appIntents: appIntents, signals: signals, tray: tray, phones: phones, player: player,
                     deadline: deadline, wake: wake, wakeAvailability: .available, server: QuietServer(),
                     callers: CallerIdentifier(credentials: credentials)))
             // A panel that is there from the start tells the agent so, as TrayItem does when it finds one.
@@ -115,6 +116,29 @@ import TocsinFiles
         #expect(fixture.notifications.onScreen[id] == nil)
         #expect(fixture.signals.kinds(of: id) == [.scheduled, .fired, .stopped])
         #expect(fixture.deadline.next == nil, "nothing left to wake for")
+    }
+
+    @Test func theMediaPlayerShowsWhatRingsAndItsControlsStopOrSnoozeIt() throws {
+        let fixture = try Fixture()
+        let tea = try fixture.schedule(AlarmRequest(title: "Tea", duration: 5, snoozeDuration: 60))
+        let eggs = try fixture.schedule(AlarmRequest(title: "Eggs", duration: 6))
+        #expect(fixture.player.shown.isEmpty, "nothing rings: no player")
+        fixture.run(until: 6)
+        #expect(fixture.player.shown.map { $0?.title } == ["Tea"], "the one ringing longest, shown once")
+        fixture.player.press(.playPause)
+        #expect(fixture.agent.book[tea] == nil && fixture.player.current?.title == "Eggs", "Play/Pause stopped Tea; Eggs shows")
+        #expect(fixture.player.current?.canGoNext == false)
+        fixture.player.press(.next)
+        #expect(fixture.agent.book[eggs]?.state.name == .alerting, "Eggs has no second button: Next does nothing")
+        fixture.player.press(.stop)
+        #expect(fixture.agent.book[eggs] == nil && fixture.player.shown.last == .some(nil), "the last Stop: the player goes")
+        #expect(fixture.sounds.ringingAlarms.isEmpty)
+
+        let bread = try fixture.schedule(AlarmRequest(title: "Bread", duration: 1, snoozeDuration: 60))
+        fixture.run(until: 8)
+        fixture.player.press(.next)
+        #expect(fixture.agent.book[bread]?.state.name == .countdown && fixture.agent.book[bread]?.snoozes == 1, "Next snoozed it")
+        #expect(fixture.player.current == nil && fixture.sounds.ringingAlarms.isEmpty)
     }
 
     @Test func theTrayFollowsTheCountdownEachSecondAndItsClicksActLikeButtons() throws {

@@ -4,7 +4,8 @@ import GLibSupport
 
 /// Pauses media players while an alarm rings and resumes them after, as KDE's alarm clock does,
 /// so music never drowns the alarm. Players are found through MPRIS on the session bus; only
-/// those that were playing are paused, and only those are resumed.
+/// those that were playing are paused, and only those are resumed. Tocsin's own player (the
+/// ringing alarm, `RingingPlayer`) is never one of them.
 ///
 /// Nothing here waits for a player: every call is asynchronous, with a timeout, and its answer is
 /// taken as it comes. A frozen player (a stopped browser tab is enough) used to hold the agent's
@@ -14,6 +15,8 @@ import GLibSupport
 final class MediaPlayerPauser {
     private let log: AgentLog
     private let connection: OpaquePointer?
+    /// The player never paused: Tocsin's own, whose Pause stops the alarm.
+    private let spared: String
     /// Whether an alarm rings now: what a late answer is read against.
     private var ringing = false
     /// Players this agent paused, by bus name.
@@ -24,9 +27,10 @@ final class MediaPlayerPauser {
     /// How long a player may take to answer: a player that does not answer by then is left alone.
     private static let timeoutMilliseconds: Int32 = 1000
 
-    /// A pauser on the session bus.
-    init(log: AgentLog) {
+    /// A pauser on the session bus, which leaves the player named `spared` alone.
+    init(log: AgentLog, sparing spared: String) {
         self.log = log
+        self.spared = spared
         // Without a session bus there are no players to pause.
         connection = try? GLibError.check { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }
     }
@@ -38,7 +42,7 @@ final class MediaPlayerPauser {
         AsyncBusCall.start(connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                            method: "ListNames", arguments: nil, flags: G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds: Self.timeoutMilliseconds) { [weak self] reply, _ in
             guard let self, let reply, self.ringing else { return }
-            for name in Self.playerNames(in: reply) {
+            for name in Self.playerNames(in: reply) where name != self.spared {
                 self.playbackStatus(of: name) { status in
                     guard status == "Playing", self.ringing else { return }
                     // A player that froze after saying it plays may pause once it thaws: it is

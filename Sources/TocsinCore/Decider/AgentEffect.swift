@@ -53,6 +53,9 @@ public enum AgentEffect: Sendable, Equatable {
     /// Show `content` in the tray (`nil`: nothing runs, the item goes); only while a panel
     /// shows the tray.
     case showTray(TrayContent?)
+    /// Show `content` as Tocsin's media player while alarms ring (`nil`: none rings, the player
+    /// goes).
+    case showPlayer(RingingPlayerContent?)
     /// Arm the wall-clock timer for `date` (`nil`: nothing to wait for).
     case armDeadline(Date?)
     /// Arm the timer that wakes a suspended machine for `date` (`nil`: disarm).

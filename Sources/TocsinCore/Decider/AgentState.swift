@@ -28,7 +28,7 @@ public struct AgentState: Sendable {
 
     /// What the screen shows of the alarms: which countdowns are on screen and with how many
     /// seconds, so a countdown is updated only when its seconds change; which ones the user
-    /// closed; whether a panel shows them all.
+    /// closed; whether a panel shows them all; what the media player shows.
     public struct Screen: Sendable, Equatable {
         /// The whole second at which the countdowns on screen are next updated; `nil` while none is.
         public internal(set) var nextCountdownTick: Date?
@@ -39,6 +39,8 @@ public struct AgentState: Sendable {
         /// Whether a panel shows the tray, and with it every countdown: then the clock's whole
         /// seconds are woken for even when no countdown notification is on screen.
         public internal(set) var panelIsShown = false
+        /// What Tocsin's media player shows: the alarm ringing longest; `nil` while none rings.
+        public internal(set) var player: RingingPlayerContent?
     }
 
     /// When ringing alarms ring the paired phones.

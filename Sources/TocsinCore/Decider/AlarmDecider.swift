@@ -10,7 +10,7 @@ import FoundationEssentials
 /// The order of the effects is a rule of its own, kept here and tested:
 /// - sound first (ring or silence), so nothing the agent does next delays the ring or its end,
 ///   and right after it the output raised for a sound that starts, or put back after the last
-///   one stops (its record saved first);
+///   one stops (its record saved first), then the media player that shows the ringing alarm;
 /// - then the D-Bus signal, which clients time the transition by;
 /// - then the notification, which waits for nobody (another thread shows it) but is not what
 ///   tells a client the state changed;

@@ -100,6 +100,21 @@ final class RecordingTray: TrayShowing {
     }
 }
 
+/// The media player a ringing alarm shows as: what it was asked to show, and a way to press its
+/// controls, as `RingingPlayer` turns a press into the intent its content gives it.
+final class RecordingPlayer: RingingPlayerShowing {
+    var onPress: (AlarmIntent, UUID) -> Void = { _, _ in }
+    private(set) var shown: [RingingPlayerContent?] = []
+    /// What it shows now.
+    var current: RingingPlayerContent? { shown.last ?? nil }
+    func show(_ content: RingingPlayerContent?) { shown.append(content) }
+    /// Presses `control`, as a lock screen or `playerctl` does.
+    func press(_ control: RingingPlayerContent.Control) {
+        guard let current, let intent = current.intent(for: control) else { return }
+        onPress(intent, current.alarmID)
+    }
+}
+
 /// Signals the agent sent.
 final class RecordingSignals: AgentSignals {
     private(set) var events: [AlarmEvent] = []

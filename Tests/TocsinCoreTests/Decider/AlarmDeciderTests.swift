@@ -49,6 +49,7 @@ struct AlarmDeciderTests {
             case .answer(.refused): "answer refused"
             case .answer(.notSaved): "answer not saved"
             case .showTray(let content): content == nil ? "tray hidden" : "tray"
+            case .showPlayer(let content): content == nil ? "player gone" : "player"
             case .armDeadline: "arm"
             case .armWake: "wake"
             }
@@ -66,16 +67,16 @@ struct AlarmDeciderTests {
     static let table: [(name: String, steps: [Step], last: [String])] = [
         ("the timer comes due",
          [.input(.timePassed, at: 60)],
-         ["ring", "signal fired", "show alert", "check alert", "hook fire", "save 1", "arm", "wake"]),
+         ["ring", "player", "signal fired", "show alert", "check alert", "hook fire", "save 1", "arm", "wake"]),
         ("Stop while ringing: silence, signal, gone, saved before its effects",
          [.input(.timePassed, at: 60), .ask(.perform(.stop, on: fixedID(1)), at: 61)],
-         ["arm", "wake", "commit 1", "answer made", "silence", "signal stopped", "withdraw", "discard sound", "arm", "wake"]),
+         ["arm", "wake", "commit 1", "answer made", "silence", "player gone", "signal stopped", "withdraw", "discard sound", "arm", "wake"]),
         ("Snooze while ringing: silent, counting down again",
          [.input(.timePassed, at: 60), .ask(.perform(.countdown, on: fixedID(1)), at: 61)],
-         ["arm", "wake", "commit 1", "answer made", "silence", "signal snoozed", "show countdown", "arm", "wake"]),
+         ["arm", "wake", "commit 1", "answer made", "silence", "player gone", "signal snoozed", "show countdown", "arm", "wake"]),
         ("the snooze comes due: rings again",
          [.input(.timePassed, at: 60), .ask(.perform(.countdown, on: fixedID(1)), at: 61), .input(.timePassed, at: 361)],
-         ["ring", "signal fired", "show alert", "check alert", "hook fire", "save 1", "arm", "wake"]),
+         ["ring", "player", "signal fired", "show alert", "check alert", "hook fire", "save 1", "arm", "wake"]),
         ("pause, then the countdown's second passes: nothing to update",
          [.ask(.perform(.pause, on: fixedID(1)), at: 10), .input(.timePassed, at: 11)],
          ["arm", "wake"]),
@@ -87,7 +88,7 @@ struct AlarmDeciderTests {
          ["tick", "arm", "wake", "answer refused"]),
         ("a ring nobody answers ends unacknowledged, announced",
          [.input(.timePassed, at: 60), .input(.timePassed, at: 60 + AlarmRequest.defaultRingLimit)],
-         ["silence", "signal unacknowledged", "withdraw", "discard sound", "announce", "save 1", "arm", "wake"]),
+         ["silence", "player gone", "signal unacknowledged", "withdraw", "discard sound", "announce", "save 1", "arm", "wake"]),
         ("the clock set forward moves the timer, saves all, shows it again (so its second needs no tick)",
          [.input(.clockSet(by: 30), at: 40)],
          ["save all", "show countdown", "arm", "wake"]),
@@ -114,7 +115,7 @@ struct AlarmDeciderTests {
          ["tick", "arm", "wake", "commit 1", "answer made", "silence", "signal cancelled", "withdraw", "discard sound", "arm", "wake"]),
         ("stop everything that rings, from the tray",
          [.input(.timePassed, at: 60), .ask(.stopEveryRinging, at: 61)],
-         ["arm", "wake", "commit 1", "answer made", "silence", "signal stopped", "withdraw", "discard sound", "arm", "wake"]),
+         ["arm", "wake", "commit 1", "answer made", "silence", "player gone", "signal stopped", "withdraw", "discard sound", "arm", "wake"]),
     ]
 
     @Test("A table of input sequences: what the last input does", arguments: table.indices)

@@ -17,6 +17,8 @@ struct AlarmDeciderWalkTests {
         var seconds: TimeInterval = 0
         /// The alarms ringing aloud, as the `.ring` and `.silence` effects left them.
         var sounding: Set<UUID> = []
+        /// What the media player shows, as the `.showPlayer` effects left it.
+        var player: RingingPlayerContent?
         /// What is on disk, as the `.save`, `.commit` and `.saveAll` effects left it.
         var saved: [UUID: Alarm] = [:]
         var savedZone: String
@@ -178,6 +180,8 @@ struct AlarmDeciderWalkTests {
             let loaded = AlarmBook(alarms: Array(saved.values), timeZone: Fixture.zone(savedZone))
             run.state = AgentState(book: loaded, localeIdentifier: "C", outputRecord: savedOutputRecord)
             sounding = []
+            // The player goes with the agent's connection.
+            player = nil
             armed = nil
             // Checked once started: before that, nothing rings or is armed yet.
             try feed(.phoneSettingsChanged(phoneSettings))
@@ -231,6 +235,9 @@ struct AlarmDeciderWalkTests {
                 savedZone = run.book.timeZone.identifier
             case .armDeadline(let date):
                 armed = date
+            case .showPlayer(let content):
+                #expect(content != player, "the player shown again as it was: \(trail.suffix(12))")
+                player = content
             case .setOutput(let sink, let levels):
                 #expect(sink == "speakers")
                 if serverUp {
@@ -262,6 +269,8 @@ struct AlarmDeciderWalkTests {
             #expect(run.state.pendingChange == nil, "a change left waiting: \(context)")
             // Sound plays exactly while an alarm rings: every sound started is stopped.
             #expect(sounding == Set(book.alarms.filter { $0.state.name == .alerting }.map(\.id)), "sound and ringing disagree: \(context)")
+            // The media player is there exactly while an alarm rings, and shows the one ringing longest.
+            #expect(player == RingingPlayerContent(alarms: book.alarms), "the player shows \(player?.title ?? "nothing"): \(context)")
             // What is saved is what is held: a restart at any step loses and invents nothing.
             #expect(saved.values.sorted(by: AlarmBook.oldestFirst) == book.alarms, "saved and held disagree: \(context)")
             #expect(savedZone == book.timeZone.identifier, "saved zone \(savedZone), held \(book.timeZone.identifier): \(context)")
@@ -285,7 +294,7 @@ struct AlarmDeciderWalkTests {
         }
     }
 
-    @Test("A removed alarm never rings again, no due time rings twice, sound plays exactly while ringing, what is saved is what is held, no deadline is slept through, the output is put back as its user left it", arguments: 1...40)
+    @Test("A removed alarm never rings again, no due time rings twice, sound plays exactly while ringing (and the media player shows the one ringing longest), what is saved is what is held, no deadline is slept through, the output is put back as its user left it", arguments: 1...40)
     func walk(_ seed: Int) throws {
         var walk = try Walk(seed: UInt64(seed) * 7919)
         for _ in 0..<300 { try walk.randomStep() }

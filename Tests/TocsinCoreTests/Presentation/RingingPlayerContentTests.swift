@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import TocsinCore
+import TocsinTestSupport
+
+// RingingPlayerContent.swift: what Tocsin's media player shows while alarms ring, and what its
+// controls do.
+@Suite("Ringing player content")
+struct RingingPlayerContentTests {
+    /// A book holding `requests` (ids `fixedID(1)`…, scheduled at `t0`), advanced to `seconds`.
+    static func book(_ requests: AlarmRequest..., advancedTo seconds: TimeInterval) throws -> AlarmBook {
+        var book = AlarmBook()
+        for (index, request) in requests.enumerated() { _ = try book.schedule(request, id: fixedID(index + 1), now: t0) }
+        _ = book.advance(to: at(seconds))
+        return book
+    }
+
+    @Test("Nothing rings: no player, however many count down, are paused or wait")
+    func nothingRings() throws {
+        let book = try Self.book(AlarmRequest(title: "Tea", duration: 60), AlarmRequest(kind: .alarm, schedule: .fixed(at(3600)), duration: 0), advancedTo: 30)
+        #expect(RingingPlayerContent(alarms: book.alarms) == nil)
+    }
+
+    @Test("A snooze: the alarm's title, the artist line says Next snoozes, Next is the second button; play, pause and stop all stop")
+    func snooze() throws {
+        let book = try Self.book(AlarmRequest(title: "Tea", duration: 1, snoozeDuration: 300), advancedTo: 2)
+        let content = try #require(RingingPlayerContent(alarms: book.alarms))
+        #expect(content.alarmID == fixedID(1) && content.title == "Tea")
+        #expect(content.artist == "Play/Pause or Stop: stop · Next: snooze")
+        #expect(content.canGoNext && content.nextIntent == .secondary)
+        #expect(RingingPlayerContent.Control.allCases.map { content.intent(for: $0) } == [.stop, .stop, .stop, .stop, .secondary, nil],
+                "Play, Pause, PlayPause, Stop, Next, Previous")
+        #expect(content.trackID == "/io/github/tocsin/Alarm/00000000_0000_0000_0000_000000000001", "an object path: no dashes")
+    }
+
+    @Test("The alarm's own second button: its label in the artist line, Next presses it")
+    func customButton() throws {
+        let book = try Self.book(AlarmRequest(title: "Bread", duration: 1, secondaryButtonLabel: "Next step", hooks: AlarmHooks([.secondary: "true"])), advancedTo: 2)
+        let content = try #require(RingingPlayerContent(alarms: book.alarms))
+        #expect(content.artist == "Play/Pause or Stop: stop · Next: Next step")
+        #expect(content.intent(for: .next) == .secondary)
+        let relabelled = try Self.book(AlarmRequest(title: "Nap", duration: 1, snoozeDuration: 300, secondaryButtonLabel: "Ten more minutes"), advancedTo: 2)
+        #expect(RingingPlayerContent(alarms: relabelled.alarms)?.artist == "Play/Pause or Stop: stop · Next: Ten more minutes",
+                "a snooze relabelled is said as the alert says it")
+    }
+
+    @Test("Neither a snooze nor a button of its own: no Next, and the artist line does not offer one")
+    func stopOnly() throws {
+        let book = try Self.book(AlarmRequest(title: "Eggs", duration: 1), advancedTo: 2)
+        let content = try #require(RingingPlayerContent(alarms: book.alarms))
+        #expect(content.artist == "Play/Pause or Stop: stop")
+        #expect(!content.canGoNext && content.intent(for: .next) == nil && content.intent(for: .playPause) == .stop)
+        // A snooze without a button (AlarmKit's Stop-only alert): nothing to press either.
+        let buttonless = try Self.book(AlarmRequest(title: "Pill", duration: 1, snoozeDuration: 60, snoozeButton: false), advancedTo: 2)
+        #expect(RingingPlayerContent(alarms: buttonless.alarms)?.canGoNext == false)
+    }
+
+    @Test("Several ring: the one ringing longest shows, not the one set first; at the same instant, the one set first")
+    func several() throws {
+        // Eggs is set first but rings later.
+        var book = try Self.book(AlarmRequest(title: "Eggs", duration: 20), AlarmRequest(title: "Tea", duration: 10), advancedTo: 15)
+        _ = book.advance(to: at(25))
+        #expect(book.alarms.filter { $0.state.name == .alerting }.count == 2)
+        #expect(RingingPlayerContent(alarms: book.alarms)?.title == "Tea")
+        #expect(RingingPlayerContent(alarms: book.alarms.reversed())?.title == "Tea", "whatever the order given")
+        let together = try Self.book(AlarmRequest(title: "One", duration: 10), AlarmRequest(title: "Two", duration: 10), advancedTo: 10)
+        #expect(RingingPlayerContent(alarms: together.alarms.reversed())?.title == "One")
+    }
+}
