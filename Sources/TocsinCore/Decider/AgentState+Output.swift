@@ -20,7 +20,7 @@ extension AgentState {
         /// order they started.
         var soundsPlaying: [PlayingSound] = []
         /// The agent's own streams seen during this ring, and how each was last seen.
-        var streamsSeen: [UInt32: StreamSeen] = [:]
+        var streamsSeen: [UInt32: StreamWatch] = [:]
         /// The user muted or turned down one of the alarm's streams during this ring: later ones
         /// are left as the server starts them.
         var userMutedTheAlarm = false
@@ -72,7 +72,7 @@ extension AgentState {
         // with one that came while a change waited for its save: first, as it would have come.
         guard let lastSound else { return followPlayer() + effects }
         var guarded = effects
-        guarded.insert(contentsOf: reconsiderOutput() + followPlayer(), at: lastSound + 1)
+        guarded.insert(contentsOf: reconsiderOutput(now: now) + followPlayer(), at: lastSound + 1)
         // After the alert's own showing, which was written before the sound started.
         return guarded + warnOfASilentOutput(now: now)
     }
@@ -80,7 +80,7 @@ extension AgentState {
     /// The sound server's news.
     mutating func adopt(soundOutput report: SoundOutputReport?, now: Date) -> [AgentEffect] {
         output.report = report
-        return reconsiderOutput() + warnOfASilentOutput(now: now)
+        return reconsiderOutput(now: now) + warnOfASilentOutput(now: now)
     }
 
     /// The settings for raising the output.
@@ -90,7 +90,7 @@ extension AgentState {
         let said: AgentEffect = settings.raises
             ? .log(.info, "Ringing alarms raise a muted or quieter output to \(settings.levelPercent) % unless they say otherwise.")
             : .log(.info, "Ringing alarms leave the output as it is, even muted, unless they say otherwise (--ring-level).")
-        return [said] + reconsiderOutput() + warnOfASilentOutput(now: now)
+        return [said] + reconsiderOutput(now: now) + warnOfASilentOutput(now: now)
     }
 
     /// Ringing alerts say it when the alarm plays on a muted or nearly silent output that no
@@ -115,9 +115,9 @@ extension AgentState {
     /// (or raising was turned off, or the default output is another one now), and raise the
     /// default output while one plays and nothing is raised. Raised once: a later alarm with a
     /// higher level of its own finds the output raised and leaves it.
-    private mutating func reconsiderOutput() -> [AgentEffect] {
+    private mutating func reconsiderOutput(now: Date) -> [AgentEffect] {
         guard let report = output.report else { return [] }
-        var effects = correctOwnStreams(report)
+        var effects = correctOwnStreams(report, now: now)
         let level = output.raiseLevel
         if let record = output.record, level == nil || record.sink != report.defaultSink {
             if let current = report.sinks[record.sink] {
@@ -156,21 +156,32 @@ extension AgentState {
         var level: Int
     }
 
-    /// How one of the agent's own streams was last seen during a ring.
-    enum StreamSeen: Sendable, Equatable {
-        /// As it should play (or as the user left it): what it was seen at.
-        case seen(OutputLevels)
-        /// Set by the agent to these levels, and not yet reported so: a report of what it was
-        /// before is older than the set, not the user's hand.
-        case setting(OutputLevels)
+    /// One of the agent's own streams, as followed during a ring.
+    struct StreamWatch: Sendable, Equatable {
+        /// When it was first reported.
+        var since: Date
+        /// How it was last reported.
+        var levels: OutputLevels
+        /// What the agent set it to and has not seen reported yet.
+        var settingTo: OutputLevels?
+        /// How many times the agent set it.
+        var sets = 0
     }
+
+    /// How long a new stream takes to settle: the sound server applies what it remembered for
+    /// Tocsin within this, sometimes after the agent had already set the stream (PipeWire first
+    /// reports a new stream at 0 %, then WirePlumber puts its remembered volume on it). A change
+    /// in this time is the server's; a person cannot reach a stream in a mixer so fast.
+    static let streamSettling: TimeInterval = 1
+    /// The most times a stream is set right, so that the agent and a server never play ping-pong.
+    static let streamSetsAtMost = 3
 
     /// Puts right the alarm's own streams that start muted or quieter than they were asked to
     /// play during a ring — a mute or a volume the sound server remembered for Tocsin from an
     /// earlier ring and put over the one asked for (WirePlumber does for the volume too) —
     /// unless the user muted or turned down one of them during this ring: the user's hand wins
     /// until the ring ends.
-    private mutating func correctOwnStreams(_ report: SoundOutputReport) -> [AgentEffect] {
+    private mutating func correctOwnStreams(_ report: SoundOutputReport, now: Date) -> [AgentEffect] {
         guard !output.soundsPlaying.isEmpty else {
             output.streamsSeen = [:]
             output.userMutedTheAlarm = false
@@ -178,23 +189,31 @@ extension AgentState {
         }
         var effects: [AgentEffect] = []
         for (stream, own) in report.ownStreams.sorted(by: { $0.key < $1.key }) {
-            switch output.streamsSeen[stream] {
-            case .setting(let set)?:
-                if own.levels.matches(set) { output.streamsSeen[stream] = .seen(own.levels) }
-            case .seen(let before)?:
-                if (own.levels.isMuted && !before.isMuted) || Int64(own.levels.loudest) + Int64(OutputLevels.rounding) < Int64(before.loudest) {
-                    output.userMutedTheAlarm = true
-                }
-                output.streamsSeen[stream] = .seen(own.levels)
-            case nil:
-                guard !output.userMutedTheAlarm, let wanted = own.wanted else {
-                    output.streamsSeen[stream] = .seen(own.levels)
-                    continue
-                }
-                effects.append(.setStream(stream, levels: wanted))
-                effects.append(.log(.info, "The alarm's sound started at \(Self.describe(own.levels)), not as asked (the sound server remembered that for Tocsin); set to \(Self.describe(wanted))."))
-                output.streamsSeen[stream] = .setting(wanted)
+            var watch = output.streamsSeen[stream] ?? StreamWatch(since: now, levels: own.levels)
+            let isNew = output.streamsSeen[stream] == nil
+            defer { output.streamsSeen[stream] = watch }
+            if let settingTo = watch.settingTo, own.levels.matches(settingTo) {
+                watch.settingTo = nil
+                watch.levels = own.levels
+                continue
             }
+            let changed = isNew || own.levels != watch.levels
+            let lowered = own.levels.isMuted && !watch.levels.isMuted
+                || Int64(own.levels.loudest) + Int64(OutputLevels.rounding) < Int64(watch.levels.loudest)
+            let settling = now.timeIntervalSince(watch.since) < Self.streamSettling || watch.settingTo != nil
+            watch.levels = own.levels
+            guard changed else { continue }
+            if !isNew, !settling {
+                if lowered { output.userMutedTheAlarm = true }
+                continue
+            }
+            guard !output.userMutedTheAlarm, let wanted = own.wanted, watch.sets < Self.streamSetsAtMost else { continue }
+            effects.append(.setStream(stream, levels: wanted))
+            if watch.sets == 0 {
+                effects.append(.log(.info, "The alarm's sound started at \(Self.describe(own.levels)), not as asked (the sound server remembered that for Tocsin); set to \(Self.describe(wanted))."))
+            }
+            watch.settingTo = wanted
+            watch.sets += 1
         }
         output.streamsSeen = output.streamsSeen.filter { report.ownStreams[$0.key] != nil }
         return effects

@@ -154,7 +154,7 @@ struct AlarmDeciderOutputTests {
         #expect(!run.feed(streams([7: stream(100, muted: true)]), at: 60.15).contains { if case .setStream = $0 { true } else { false } },
                 "a report older than the set is not the user's")
         _ = run.feed(streams([7: stream(100)]), at: 60.2)
-        #expect(!run.feed(streams([7: stream(100, muted: true)]), at: 61).contains { if case .setStream = $0 { true } else { false } },
+        #expect(!run.feed(streams([7: stream(100, muted: true)]), at: 61.5).contains { if case .setStream = $0 { true } else { false } },
                 "the user muted it: left so")
         // The sound repeats as a new stream, which the server starts muted as the user left it.
         #expect(!run.feed(streams([8: stream(100, muted: true)]), at: 63).contains { if case .setStream = $0 { true } else { false } },
@@ -164,10 +164,27 @@ struct AlarmDeciderOutputTests {
         _ = run.feed(.timePassed, at: 90)
         #expect(run.feed(streams([9: stream(5)]), at: 90.1).contains(.setStream(9, levels: full)))
         _ = run.feed(streams([9: stream(100)]), at: 90.2)
-        #expect(!run.feed(streams([9: stream(20)]), at: 91).contains { if case .setStream = $0 { true } else { false } }, "turned down by the user")
+        #expect(!run.feed(streams([9: stream(20)]), at: 91.5).contains { if case .setStream = $0 { true } else { false } }, "turned down by the user")
         // A stream of the agent's while nothing rings (the last one ending) is left alone.
         _ = run.perform(.stop, on: run.id(2), at: 95)
         #expect(!run.feed(streams([10: stream(5, muted: true)]), at: 95.1).contains { if case .setStream = $0 { true } else { false } })
+    }
+
+    @Test("A new stream the server settles after the agent set it (PipeWire: 0 %, then WirePlumber's remembered 5 %) is set again; a change after it settled is the user's")
+    func ownStreamSettling() throws {
+        var run = try Self.twoTimers()
+        let loud = ["speakers": Self.levels(80)]
+        _ = run.feed(.soundOutputChanged(Self.report(loud)), at: 1)
+        _ = run.feed(.timePassed, at: 60)
+        func report(_ percent: Int) -> AgentInput {
+            .soundOutputChanged(SoundOutputReport(server: "PulseAudio (on PipeWire 0.3.65) 15.0.0", defaultSink: "speakers", sinks: loud,
+                                                  ownStreams: [7: OwnStream(levels: Self.levels(percent), requested: OutputLevels.fullVolume)]))
+        }
+        func sets(_ effects: [AgentEffect]) -> Int { effects.filter { if case .setStream = $0 { true } else { false } }.count }
+        #expect(sets(run.feed(report(0), at: 60.05)) == 1)
+        #expect(sets(run.feed(report(5), at: 60.1)) == 1, "the server's remembered volume came over the set: set again")
+        #expect(sets(run.feed(report(100), at: 60.15)) == 0)
+        #expect(sets(run.feed(report(20), at: 63)) == 0, "turned down by the user once it had settled")
     }
 
     @Test("A stream that plays as asked, or whose volume was not said, is left alone; a muted one is unmuted at its own volume")
