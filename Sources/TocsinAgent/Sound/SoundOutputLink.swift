@@ -86,6 +86,14 @@ final class SoundOutputLink {
                                              Unmanaged.passRetained(SetBox(link: self, what: "the alarm's own stream")).toOpaque()))
     }
 
+    /// The levels of a sink or stream as libpulse gives them: its channel volumes and mute switch.
+    private static func levels(_ volume: pa_cvolume, muted: Int32) -> OutputLevels {
+        var volume = volume
+        let count = Int(volume.channels)
+        let volumes = withUnsafeBytes(of: &volume.values) { Array($0.bindMemory(to: pa_volume_t.self).prefix(count)) }
+        return OutputLevels(channelVolumes: volumes, isMuted: muted != 0)
+    }
+
     /// `levels`' channel volumes as libpulse takes them.
     private static func cvolume(_ levels: OutputLevels) -> pa_cvolume {
         var volume = pa_cvolume()
@@ -211,22 +219,16 @@ final class SoundOutputLink {
 
     private func read(stream info: pa_sink_input_info) {
         guard let pid = pa_proplist_gets(info.proplist, "application.process.id"), String(cString: pid) == Self.ownProcessID else { return }
-        var volume = info.volume
-        let count = Int(volume.channels)
-        let volumes = withUnsafeBytes(of: &volume.values) { Array($0.bindMemory(to: pa_volume_t.self).prefix(count)) }
         // The gain the ringer asked for, as the volume the server would have given the stream.
         let requested = pa_proplist_gets(info.proplist, Self.requestedGainProperty)
             .flatMap { Double(String(cString: $0)) }
             .map { pa_sw_volume_from_dB($0) }
-        reading?.ownStreams[info.index] = OwnStream(levels: OutputLevels(channelVolumes: volumes, isMuted: info.mute != 0), requested: requested)
+        reading?.ownStreams[info.index] = OwnStream(levels: Self.levels(info.volume, muted: info.mute), requested: requested)
     }
 
     private func read(sink info: pa_sink_info) {
         guard let name = info.name.map({ String(cString: $0) }) else { return }
-        var volume = info.volume
-        let count = Int(volume.channels)
-        let volumes = withUnsafeBytes(of: &volume.values) { Array($0.bindMemory(to: pa_volume_t.self).prefix(count)) }
-        reading?.sinks[name] = OutputLevels(channelVolumes: volumes, isMuted: info.mute != 0)
+        reading?.sinks[name] = Self.levels(info.volume, muted: info.mute)
     }
 
     private func finishReading() {

@@ -199,7 +199,7 @@ extension AgentState {
             }
             let changed = isNew || own.levels != watch.levels
             let lowered = own.levels.isMuted && !watch.levels.isMuted
-                || Int64(own.levels.loudest) + Int64(OutputLevels.rounding) < Int64(watch.levels.loudest)
+                || own.levels.isQuieter(than: watch.levels.loudest)
             let settling = now.timeIntervalSince(watch.since) < Self.streamSettling || watch.settingTo != nil
             watch.levels = own.levels
             guard changed else { continue }

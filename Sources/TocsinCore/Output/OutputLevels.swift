@@ -56,6 +56,12 @@ public struct OutputLevels: Sendable, Equatable, Codable {
         isMuted == other.isMuted && volumesMatch(other)
     }
 
+    /// Whether the loudest channel is below `volume` by more than `OutputLevels.rounding`: quieter
+    /// than that volume, not just read back a unit off it.
+    public func isQuieter(than volume: UInt32) -> Bool {
+        Int64(loudest) + Int64(Self.rounding) < Int64(volume)
+    }
+
     /// Whether every channel is within `OutputLevels.rounding` of `other`'s.
     func volumesMatch(_ other: OutputLevels) -> Bool {
         channelVolumes.count == other.channelVolumes.count
@@ -64,5 +70,5 @@ public struct OutputLevels: Sendable, Equatable, Codable {
 
     /// How far a volume read back may be from the one set and still be it: 0.1 % of full volume,
     /// far below a volume control's step (1 % in pactl, 5 % for a keyboard's volume keys).
-    public static let rounding: UInt32 = fullVolume / 1000
+    static let rounding: UInt32 = fullVolume / 1000
 }

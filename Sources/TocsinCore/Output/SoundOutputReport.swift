@@ -42,7 +42,7 @@ public struct OwnStream: Sendable, Equatable {
     /// What it should be set to, if it is muted or quieter than asked: unmuted, every channel at
     /// the volume asked for (or as it is, when that was not said); `nil` when it plays as asked.
     public var wanted: OutputLevels? {
-        let quieter = requested.map { Int64(levels.loudest) + Int64(OutputLevels.rounding) < Int64($0) } ?? false
+        let quieter = requested.map(levels.isQuieter(than:)) ?? false
         guard levels.isMuted || quieter else { return nil }
         return OutputLevels(channelVolumes: quieter ? levels.channelVolumes.map { _ in requested! } : levels.channelVolumes, isMuted: false)
     }
