@@ -18,11 +18,17 @@ extension HeadlessSession {
         let shot = layout.logs.appendingPathComponent("brightness-\(nextRecordingIndex()).png")
         let takenAt = Date()
         try screenshot(to: shot)
+        return ScreenBrightness(mean: try meanGrey(of: shot), screenshot: shot, takenAt: takenAt)
+    }
+
+    /// The mean grey level of `shot`, a screenshot taken earlier, 0 (black) to 1 (white).
+    public func meanGrey(of shot: URL) throws -> Double {
+        try ensureRunning()
         let mean = try launcher.runChecked("convert", [shot.path, "-colorspace", "gray", "-format", "%[fx:mean]", "info:"],
                                            environment: environment, timeout: .seconds(20))
         guard let value = Double(mean.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw HeadlessSessionError.commandFailed(command: "convert … %[fx:mean]", status: 0, stderrTail: "not a number: \(mean)")
         }
-        return ScreenBrightness(mean: value, screenshot: shot, takenAt: takenAt)
+        return value
     }
 }

@@ -35,10 +35,16 @@ extension HeadlessSession {
     /// grey 9 px second line of Plasma's tooltips was read whole only four times larger.
     public func readScreen(region: (x: ClosedRange<Int>, y: ClosedRange<Int>)? = nil, scale: Int = readingScale) throws -> ScreenText {
         try ensureRunning()
-        let index = nextRecordingIndex()
-        let shot = layout.logs.appendingPathComponent("screen-\(index).png")
-        let enlarged = layout.logs.appendingPathComponent("screen-\(index)-ocr.png")
+        let shot = layout.logs.appendingPathComponent("screen-\(nextRecordingIndex()).png")
         try screenshot(to: shot)
+        return try read(screenshot: shot, region: region, scale: scale)
+    }
+
+    /// What a person reads on `shot`, a screenshot taken earlier (`screenshot(to:)`), as
+    /// `readScreen` reads the screen: a burst of screenshots taken quickly, read afterwards.
+    public func read(screenshot shot: URL, region: (x: ClosedRange<Int>, y: ClosedRange<Int>)? = nil, scale: Int = readingScale) throws -> ScreenText {
+        try ensureRunning()
+        let enlarged = layout.logs.appendingPathComponent("\(shot.deletingPathExtension().lastPathComponent)-ocr-\(nextRecordingIndex()).png")
         let crop = region.map { ["-crop", "\($0.x.count)x\($0.y.count)+\($0.x.lowerBound)+\($0.y.lowerBound)", "+repage"] } ?? []
         // GNOME Shell draws light text on dark banners, and dunst (as configured here) white on
         // dark blue, which tesseract did not read at all: made dark on light and black and white first.
