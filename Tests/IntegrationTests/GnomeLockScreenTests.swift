@@ -123,16 +123,32 @@ import Testing
     }
 
     @Test(arguments: GnomeShellRelease.allCases)
-    func withoutTheExtensionGnomesOwnLockScreenRowShowsTheTitle(release: GnomeShellRelease) throws {
+    func withoutTheExtensionGnomeLeavesTheScreenBlackInDoNotDisturbAndOtherwiseItsOwnRowShowsTheTitle(release: GnomeShellRelease) throws {
         let locked = try LockedGnome("gnome-lock-plain", release: release, withExtension: false)
         let fixture = locked.fixture
-        let id = try fixture.setAlarm(AgentSession.instant(in: 25).text, "--title", "Porridge")
-        let due = try locked.dueTime(of: id)
-        try locked.lockAndWaitUntilBlack()
-        try #require(Date() < due.addingTimeInterval(-1), "the lock took until the alarm was due: nothing left to wake")
 
-        // GNOME lights the screen for the alert itself (not in do-not-disturb), and its row shows
-        // the title because the alert says it may (x-gnome-privacy-scope "system").
+        // In do-not-disturb GNOME alone leaves the locked screen black for a ringing alarm: what
+        // the extension's waking is measured against (the other tests' lit screen is Tocsin's).
+        try fixture.session.setDoNotDisturb(true)
+        try fixture.doctorOnceItSays("GNOME's do not disturb")
+        let quiet = try fixture.setAlarm(AgentSession.instant(in: 20).text, "--title", "Muesli")
+        let quietDue = try locked.dueTime(of: quiet)
+        try locked.lockAndWaitUntilBlack()
+        try #require(Date() < quietDue.addingTimeInterval(-1), "the lock took until the alarm was due: nothing left to wake")
+        #expect(try fixture.eventually(timeout: 30) { try fixture.alarm(quiet)?.string("state") == "alerting" }, "Muesli did not ring")
+        Thread.sleep(forTimeInterval: 4)
+        let dark = try fixture.session.screenBrightness()
+        #expect(dark.mean < LockedGnome.black, "GNOME lit the locked screen in do-not-disturb by itself (mean grey \(dark.mean), \(dark.screenshot.path))")
+        #expect(locked.wakeUpSignals(after: quietDue.addingTimeInterval(-1)).isEmpty, "GNOME sent WakeUpScreen in do-not-disturb")
+        #expect(try fixture.tocsin("stop", quiet).status == 0)
+
+        // Out of it, GNOME lights the screen for the alert itself, and its row shows the title
+        // because the alert says it may (x-gnome-privacy-scope "system").
+        try fixture.session.setDoNotDisturb(false)
+        try fixture.doctorOnceItSays("do not disturb: off")
+        let id = try fixture.setAlarm(AgentSession.instant(in: 8).text, "--title", "Porridge")
+        let due = try locked.dueTime(of: id)
+        try #require(try fixture.session.screenBrightness().mean < LockedGnome.black, "the locked screen lit before the second alarm rang")
         let lit = try #require(try locked.waitUntilLit(timeout: 40), "GNOME did not light the locked screen for the alert")
         let (screen, readAt) = try locked.waitForScreen("the alarm's title in GNOME's row") { $0.word("Porridge") != nil }
         locked.report("without the extension: due → lit (first lit screenshot)", from: due, to: lit.takenAt)
