@@ -72,7 +72,7 @@ enum BenchStep: String, CaseIterable, Sendable {
     /// Due → sound with the output unmuted and muted, on PulseAudio and PipeWire.
     case output
     /// Due → lit display and → title readable on GNOME Shell's locked screen (43 and 48).
-    case lockScreen = "lock-screen"
+    case gnomeLockScreen = "gnome-lock-screen"
     /// `at`, the sleep script (and KAlarm).
     case peers
 }

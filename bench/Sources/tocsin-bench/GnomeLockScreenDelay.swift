@@ -13,7 +13,7 @@ import HeadlessSession
 /// before it is due screenshots are taken back to back; afterwards the first lit one (mean grey)
 /// and the first whose text (OCR) holds the title give the figures. Each is the time its
 /// screenshot was started, so it is late by at most one screenshot's time (printed in the notes).
-enum LockScreenDelay {
+enum GnomeLockScreenDelay {
     static let section = "The locked screen (GNOME Shell)"
     /// The alarm's title, a word tesseract reads whole.
     static let title = "Porridge"
@@ -25,7 +25,7 @@ enum LockScreenDelay {
             for withExtension in [true, false] {
                 let how = withExtension ? "Tocsin's extension, do-not-disturb" : "no extension (GNOME's own row), banners on"
                 var samples = Samples()
-                for index in 0..<plan.lockScreenSamples {
+                for index in 0..<plan.gnomeLockScreenSamples {
                     do {
                         samples.add(try measure(release: release, withExtension: withExtension, tools: tools, index: index))
                     } catch {
