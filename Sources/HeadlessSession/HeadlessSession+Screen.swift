@@ -37,12 +37,14 @@ extension HeadlessSession {
         try ensureRunning()
         let shot = layout.logs.appendingPathComponent("screen-\(nextRecordingIndex()).png")
         try screenshot(to: shot)
-        return try read(shot, region: region, scale: scale)
+        return try read(screenshot: shot, region: region, scale: scale)
     }
 
-    /// Reads the screenshot `shot` (or its `region`) as `readScreen` reads the screen.
-    func read(_ shot: URL, region: (x: ClosedRange<Int>, y: ClosedRange<Int>)?, scale: Int = readingScale) throws -> ScreenText {
-        let enlarged = shot.deletingPathExtension().appendingPathExtension("ocr.png")
+    /// What a person reads on `shot`, a screenshot taken earlier (`screenshot(to:)`), as
+    /// `readScreen` reads the screen: a burst of screenshots taken quickly, read afterwards.
+    public func read(screenshot shot: URL, region: (x: ClosedRange<Int>, y: ClosedRange<Int>)? = nil, scale: Int = readingScale) throws -> ScreenText {
+        try ensureRunning()
+        let enlarged = layout.logs.appendingPathComponent("\(shot.deletingPathExtension().lastPathComponent)-ocr-\(nextRecordingIndex()).png")
         let crop = region.map { ["-crop", "\($0.x.count)x\($0.y.count)+\($0.x.lowerBound)+\($0.y.lowerBound)", "+repage"] } ?? []
         // GNOME Shell draws light text on dark banners, and dunst (as configured here) white on
         // dark blue, which tesseract did not read at all: made dark on light and black and white first.
@@ -106,7 +108,7 @@ extension HeadlessSession {
         defer { film.stop() }
         var last: ScreenText?
         while let shot = try film.next() {
-            let text = try read(shot, region: region)
+            let text = try read(screenshot: shot, region: region)
             if condition(text) { return text }
             last = text
         }
