@@ -44,10 +44,13 @@ function formatTimeLeft(seconds) {
     return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
 }
 
-// Whole seconds left until `endsAt` (µs since the epoch), rounded up: a countdown shows 0:01
-// through its last second and 0:00 only as it ends, as the agent's own texts count.
+// Whole seconds left until `endsAt` (µs since the epoch) as the agent counts them in the
+// countdown's notification (CountdownClock.displayedSeconds): rounded to the nearest, at least 1
+// while any time remains, 0 once none does. Read on the clock's whole seconds, as the agent
+// updates the notification, the two show the same time left.
 function secondsLeft(endsAt) {
-    return Math.ceil((endsAt - GLib.get_real_time()) / 1000000);
+    const remaining = (endsAt - GLib.get_real_time()) / 1000000;
+    return remaining > 0 ? Math.max(1, Math.round(remaining)) : 0;
 }
 
 // One alarm's row: state icon, title over time, then its buttons.
@@ -139,22 +142,18 @@ class TocsinLockScreenList extends St.BoxLayout {
         this.visible = entries.length > 0;
         this._stopTicking();
         if (entries.some(entry => entry.state === 'counting' && entry.endsAt !== undefined))
-            this._scheduleTick(entries);
+            this._scheduleTick();
     }
 
-    // Wakes just after the next whole second of the countdown that ends first, so the time left
-    // changes when the second does, not up to a second late.
-    _scheduleTick(entries) {
-        const ends = entries.filter(entry => entry.state === 'counting' && entry.endsAt !== undefined).map(entry => entry.endsAt);
-        const untilNext = Math.min(...ends.map(end => {
-            const part = (end - GLib.get_real_time()) % 1000000;
-            return part > 0 ? part : part + 1000000;
-        }));
+    // Wakes just after the clock's next whole second, when the agent updates the countdowns'
+    // notifications too, so the lock screen and the notification change together.
+    _scheduleTick() {
+        const untilNext = 1000000 - GLib.get_real_time() % 1000000;
         this._tickId = GLib.timeout_add(GLib.PRIORITY_DEFAULT, Math.ceil(untilNext / 1000) + 5, () => {
             this._tickId = 0;
             for (const row of this._rows.values())
                 row.tick();
-            this._scheduleTick(entries);
+            this._scheduleTick();
             return GLib.SOURCE_REMOVE;
         });
     }
