@@ -19,6 +19,8 @@ import Testing
     func theRingLightsTheLockedScreenWhichShowsItAndStopsAndSnoozesItWithoutUnlocking(release: GnomeShellRelease) throws {
         let locked = try LockedGnome("gnome-lock", release: release, withExtension: true)
         let fixture = locked.fixture
+        // tocsin doctor says what this lock screen will show, drawn by the extension.
+        try fixture.doctorOnceItSays("ok       locked screen: GNOME Shell \(release == .system ? 43 : 48)'s lock screen shows a ringing alarm with its title, its time, Stop and Snooze (Tocsin's extension)")
         // GNOME's media-key handler, as a GNOME session runs it from the start.
         try fixture.session.startMediaKeys()
         // An alarm at a time of day, set before the lock: GNOME lights a locked screen for a
@@ -126,6 +128,8 @@ import Testing
     func withoutTheExtensionGnomeLeavesTheScreenBlackInDoNotDisturbAndOtherwiseItsOwnRowShowsTheTitle(release: GnomeShellRelease) throws {
         let locked = try LockedGnome("gnome-lock-plain", release: release, withExtension: false)
         let fixture = locked.fixture
+        let doctor = try fixture.doctorOnceItSays("warning  locked screen: GNOME Shell \(release == .system ? 43 : 48)'s lock screen shows a row with its title but no buttons")
+        #expect(doctor.contains("gnome-extensions enable tocsin@tocsin.github.io"), "\(doctor)")
 
         // In do-not-disturb GNOME alone leaves the locked screen black for a ringing alarm: what
         // the extension's waking is measured against (the other tests' lit screen is Tocsin's).
