@@ -25,20 +25,22 @@ struct BenchPlan: Encodable, Sendable {
     let scriptSamples: Int
     /// Rings during which GetStatus and Stop are timed with two media players frozen.
     let frozenRounds: Int
+    /// Rings on a freshly locked screen, per locker (each sample locks anew).
+    let lockSamples: Int
 
     static let full = BenchPlan(
         mode: "full", firePrecisionTimers: 400, timersPerBatch: 20, audioSamples: 20, idleWindow: .seconds(60),
         listRuns: 100, listRunsWithManyAlarms: 20, startupRuns: 5, schedulesAtManyAlarms: 10,
-        atJobs: 6, scriptSamples: 10, frozenRounds: 20)
+        atJobs: 6, scriptSamples: 10, frozenRounds: 20, lockSamples: 8)
 
     static let quick = BenchPlan(
         mode: "quick", firePrecisionTimers: 200, timersPerBatch: 20, audioSamples: 5, idleWindow: .seconds(8),
         listRuns: 30, listRunsWithManyAlarms: 5, startupRuns: 2, schedulesAtManyAlarms: 3,
-        atJobs: 2, scriptSamples: 5, frozenRounds: 5)
+        atJobs: 2, scriptSamples: 5, frozenRounds: 5, lockSamples: 3)
 
     private enum CodingKeys: String, CodingKey {
         case mode, firePrecisionTimers, timersPerBatch, audioSamples, idleWindowSeconds, listRuns, listRunsWithManyAlarms
-        case startupRuns, schedulesAtManyAlarms, atJobs, scriptSamples, frozenRounds
+        case startupRuns, schedulesAtManyAlarms, atJobs, scriptSamples, frozenRounds, lockSamples
     }
 
     /// Every size, with the idle window in seconds (Duration's own encoding is an opaque pair).
@@ -56,6 +58,7 @@ struct BenchPlan: Encodable, Sendable {
         try container.encode(atJobs, forKey: .atJobs)
         try container.encode(scriptSamples, forKey: .scriptSamples)
         try container.encode(frozenRounds, forKey: .frozenRounds)
+        try container.encode(lockSamples, forKey: .lockSamples)
     }
 
     /// "8 s, scaled ×7.5" or "60 s".
