@@ -73,6 +73,7 @@ installed_files = \
 	$(BINDIR)/tocsin \
 	$(DBUSSERVICEDIR)/io.github.tocsin.Agent.service \
 	$(DBUSINTERFACEDIR)/io.github.tocsin.Alarms1.xml \
+	$(DBUSINTERFACEDIR)/io.github.tocsin.LockScreen1.xml \
 	$(SYSTEMDUSERUNITDIR)/tocsind.service \
 	$(XDGAUTOSTARTDIR)/io.github.tocsin.Agent.desktop \
 	$(APPLICATIONSDIR)/io.github.tocsin.Agent.desktop \
@@ -139,7 +140,7 @@ install: all
 		data/icons/hicolor/symbolic/apps/io.github.tocsin.Agent-countdown-symbolic.svg \
 		data/icons/hicolor/symbolic/apps/io.github.tocsin.Agent-paused-symbolic.svg \
 		data/icons/hicolor/symbolic/apps/io.github.tocsin.Agent-ringing-symbolic.svg $(DESTDIR)$(ICONDIR)/hicolor/symbolic/apps/
-	$(INSTALL_DATA) dbus/io.github.tocsin.Alarms1.xml $(DESTDIR)$(DBUSINTERFACEDIR)/
+	$(INSTALL_DATA) dbus/io.github.tocsin.Alarms1.xml dbus/io.github.tocsin.LockScreen1.xml $(DESTDIR)$(DBUSINTERFACEDIR)/
 	$(INSTALL_DATA) man/tocsin.1 man/tocsind.1 $(DESTDIR)$(MANDIR)/man1/
 	$(INSTALL_DATA) completions/tocsin.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/tocsin
 	$(INSTALL_DATA) completions/_tocsin $(DESTDIR)$(ZSHCOMPLETIONDIR)/_tocsin

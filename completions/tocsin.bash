@@ -135,12 +135,13 @@ _tocsin()
         config)
             # tocsin config [KEY [VALUE]]
             if ((arguments == 0)); then
-                mapfile -t COMPREPLY < <(compgen -W "alarm-snooze raise-output ring-level --help" -- "$cur")
+                mapfile -t COMPREPLY < <(compgen -W "alarm-snooze raise-output ring-level lock-screen-titles --help" -- "$cur")
             elif ((arguments == 1)); then
                 local values="off default"
                 case $prev in
                     raise-output) values="yes no default" ;;
                     ring-level) values="50 70 85 100 default" ;;
+                    lock-screen-titles) values="show hide default" ;;
                 esac
                 mapfile -t COMPREPLY < <(compgen -W "$values" -- "$cur")
             fi

@@ -48,6 +48,7 @@ public final class Agent {
     private var sleepWatcher: SleepWatcher!
     private var phoneSettings: SettingsFileWatcher!
     private var outputRaiseSettings: SettingsFileWatcher!
+    private var lockScreenSettings: SettingsFileWatcher!
     private var mediaPlayers: MediaPlayerPauser!
     /// The agent once it owns its name and has read its state.
     private var running: RunningAgent?
@@ -112,6 +113,9 @@ public final class Agent {
         }
         let tray = TrayItem(log: log, connection: { [unowned self] in service.connection }, isOwnUser: isOwnUser)
         let player = RingingPlayer(log: log, connection: { [unowned self] in service.connection }, isOwnUser: isOwnUser)
+        let lockScreen = LockScreenService(log: log, now: { Date() }, isOwnUser: isOwnUser)
+        if let connection = service.connection { lockScreen.export(on: connection) }
+        let display = DisplayWaker(log: log, connection: { [unowned self] in service.connection }, lockScreen: lockScreen)
         let ringer = Ringer(log: log)
         // Never Tocsin's own player: paused, it would stop the alarm it shows.
         mediaPlayers = MediaPlayerPauser(log: log, sparing: RingingPlayer.busName)
@@ -131,7 +135,7 @@ public final class Agent {
                 hooks: HookRunner(log: log, timeLimit: configuration.hookTimeLimit),
                 appIntents: appIntents, signals: AudienceSignals(audience: audience), tray: configuration.showsTrayItem ? tray : nil,
                 phones: PairedPhones(log: log, connection: { [unowned self] in service.connection }), player: player,
-                outputs: SoundOutputLink(log: log),
+                lockScreen: lockScreen, display: display, outputs: SoundOutputLink(log: log),
                 deadline: deadlineTimer, wake: wakeTimer, wakeAvailability: wakeTimer.availability,
                 server: NotificationServerMonitor(log: log), callers: callers))
         self.running = running
@@ -155,6 +159,11 @@ public final class Agent {
             running.run(.outputRaiseSettingsChanged(settings))
         }
         outputRaiseSettings.start()
+        // Before the start too: an alarm ringing again after a restart keeps its title private.
+        lockScreenSettings = .lockScreenSettings(LockScreenSettingsStore(), log: log) { settings in
+            running.run(.lockScreenSettingsChanged(settings))
+        }
+        lockScreenSettings.start()
         running.run(.started(in: timeZoneWatcher.current.timeZone))
         // Follows the panel's tray from now on; the item shows once one is there.
         if configuration.showsTrayItem { tray.start() }

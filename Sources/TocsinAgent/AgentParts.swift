@@ -117,6 +117,22 @@ protocol RingingPlayerShowing: AnyObject {
     func show(_ content: RingingPlayerContent?)
 }
 
+/// Shows the alarms on a locked screen (`LockScreenService`).
+protocol LockScreenShowing: AnyObject {
+    /// Called with the intent a lock screen's button performs, and the alarm it performs it on.
+    var onPress: (AlarmIntent, UUID) -> Void { get set }
+    /// Shows `content`.
+    func show(_ content: LockScreenContent)
+}
+
+/// Wakes the display and keeps it lit while alarms ring (`DisplayWaker`).
+protocol DisplayWaking: AnyObject {
+    /// Wakes the display now.
+    func wake()
+    /// Holds the display awake (`true`) or lets it go.
+    func hold(_ awake: Bool)
+}
+
 /// Rings the user's paired phones (`PairedPhones`); never waits for them.
 protocol PhoneRinging: AnyObject {
     /// Called once for each `ring(for:)` that reached at least one phone.
@@ -154,6 +170,8 @@ extension HookRunner: AlarmHooksRunning {}
 extension AppIntentDelivery: AppIntentsDelivering {}
 extension TrayItem: TrayShowing {}
 extension RingingPlayer: RingingPlayerShowing {}
+extension LockScreenService: LockScreenShowing {}
+extension DisplayWaker: DisplayWaking {}
 extension DeadlineTimer: InstantTimer {}
 extension WakeTimer: InstantTimer {}
 extension NotificationServerMonitor: NotificationServerWatch {}

@@ -26,6 +26,10 @@ final class RunningAgent {
         var phones: PhoneRinging? = nil
         /// The media player a ringing alarm shows as; `nil` for none.
         var player: RingingPlayerShowing? = nil
+        /// What a locked screen shows; `nil` for nothing.
+        var lockScreen: LockScreenShowing? = nil
+        /// The display's waker; `nil` for none.
+        var display: DisplayWaking? = nil
         /// The sound server's outputs; `nil` for none (the output is never raised).
         var outputs: SoundOutputs? = nil
         let deadline: InstantTimer
@@ -55,6 +59,10 @@ final class RunningAgent {
     let phones: PhoneRinging?
     /// The media player a ringing alarm shows as, if the agent shows one.
     let player: RingingPlayerShowing?
+    /// What a locked screen shows, if the agent offers it.
+    let lockScreen: LockScreenShowing?
+    /// The display's waker, if the agent wakes it.
+    let display: DisplayWaking?
     /// The sound server's outputs, if the agent raises them.
     let outputs: SoundOutputs?
     /// Where what the agent raised on an output is kept until it is put back; `nil`: nowhere.
@@ -94,6 +102,8 @@ final class RunningAgent {
         tray = parts.tray
         phones = parts.phones
         player = parts.player
+        lockScreen = parts.lockScreen
+        display = parts.display
         deadline = parts.deadline
         wake = parts.wake
         wakeAvailability = parts.wakeAvailability
@@ -136,6 +146,7 @@ final class RunningAgent {
         tray?.onHostChange = { [unowned self] in run(.panelChanged(isShown: tray?.isHosted ?? false)) }
         phones?.onRung = { [unowned self] alarm in run(.phonesRung(alarm)) }
         player?.onPress = { [unowned self] intent, id in pressed(intent, on: id, what: "The media player's control") }
+        lockScreen?.onPress = { [unowned self] intent, id in pressed(intent, on: id, what: "The lock screen's button") }
         outputs?.onReport = { [unowned self] report in run(.soundOutputChanged(report)) }
         server.onChange = { [unowned self] in
             notifications.serverProfile = server.server?.profile ?? .unknown
@@ -204,7 +215,8 @@ final class RunningAgent {
         pressed(intent, on: id, what: "The “\(key)” button")
     }
 
-    /// A press of `what` (a notification's button, a control of the media player) that
+    /// A press of `what` (a notification's button, a control of the media player, a lock
+    /// screen's button) that
     /// performs `intent` on alarm `id`; said in the log when it does nothing.
     private func pressed(_ intent: AlarmIntent, on id: UUID, what: String) {
         do throws(TocsinError) {
@@ -277,6 +289,9 @@ final class RunningAgent {
         case .answer(let outcome): answerChange?(outcome)
         case .showTray(let content): tray?.show(content)
         case .showPlayer(let content): player?.show(content)
+        case .showLockScreen(let content): lockScreen?.show(content)
+        case .wakeDisplay: display?.wake()
+        case .holdDisplayAwake(let awake): display?.hold(awake)
         case .armDeadline(let date): deadline.arm(at: date)
         case .armWake(let date): wake.arm(at: date)
         }

@@ -93,4 +93,14 @@ extension SettingsFileWatcher {
             return standard
         }, onChange: onChange)
     }
+
+    /// Follows `lock-screen.json` (`tocsin config lock-screen-titles`): with an unreadable file,
+    /// titles are kept off the lock screen — the side that shows nothing the user meant to hide.
+    static func lockScreenSettings(_ store: LockScreenSettingsStore, log: AgentLog,
+                                   onChange: @escaping (LockScreenSettings) -> Void) -> SettingsFileWatcher {
+        SettingsFileWatcher(file: store.fileURL, what: "The lock-screen settings", log: log, load: store.load, unreadable: { error in
+            log.warning("\(error.message); until it can be read, a locked screen shows “Alarm” instead of alarms' titles.")
+            return LockScreenSettings(showsTitles: false)
+        }, onChange: onChange)
+    }
 }

@@ -32,7 +32,7 @@ import Testing
         let both = try fixture.tocsin("alarm", "07:20", "--snooze", "1m", "--no-snooze")
         #expect(both.status == 2 && both.stderr.contains("--snooze and --no-snooze say opposite things"), "\(both)")
 
-        #expect(try fixture.tocsin("config").stdout == "alarm-snooze 9 min\nraise-output yes\nring-level 70 %\n")
+        #expect(try fixture.tocsin("config").stdout == "alarm-snooze 9 min\nraise-output yes\nring-level 70 %\nlock-screen-titles show\n")
         let set = try fixture.tocsin("config", "alarm-snooze", "5m")
         #expect(set.status == 0 && set.stdout == "alarm-snooze 5 min\n", "\(set)")
         #expect(try snooze(try fixture.setAlarm("07:25")) == 300)

@@ -219,6 +219,7 @@ import Testing
             "/usr/bin/tocsind", "/usr/bin/tocsin",
             "/usr/share/dbus-1/services/io.github.tocsin.Agent.service",
             "/usr/share/dbus-1/interfaces/io.github.tocsin.Alarms1.xml",
+            "/usr/share/dbus-1/interfaces/io.github.tocsin.LockScreen1.xml",
             "/usr/lib/systemd/user/tocsind.service",
             "/etc/xdg/autostart/io.github.tocsin.Agent.desktop",
             "/usr/share/applications/io.github.tocsin.Agent.desktop",

@@ -22,6 +22,8 @@ import TocsinFiles
         let tray: RecordingTray
         let phones = RecordingPhones()
         let player = RecordingPlayer()
+        let lockScreen = RecordingLockScreen()
+        let display = RecordingDisplay()
         let deadline = RecordingTimer()
         let wake = RecordingTimer()
         let logLines = LogLines()
@@ -43,7 +45,7 @@ import TocsinFiles
                 authorizations: authorizations, authorizationStore: nil, soundCopies: SandboxedSoundCopies(stateDirectory: directory),
                 parts: RunningAgent.Parts(
                     clock: clock, notifications: notifications, sounds: sounds, hooks: self.hooks, appIntents: appIntents, signals: signals, tray: tray, phones: phones, player: player,
-                    deadline: deadline, wake: wake, wakeAvailability: .available, server: QuietServer(),
+                    lockScreen: lockScreen, display: display, deadline: deadline, wake: wake, wakeAvailability: .available, server: QuietServer(),
                     callers: CallerIdentifier(credentials: credentials)))
             // A panel that is there from the start tells the agent so, as TrayItem does when it finds one.
             if trayHosted { agent.run(.panelChanged(isShown: true)) }
@@ -109,8 +111,8 @@ import TocsinFiles
         #expect(fixture.notifications.onScreen[id]?.urgency == .critical)
         #expect(fixture.recordedHooks.runs.map(\.command) == ["echo tea"])
         #expect(fixture.recordedHooks.runs.first?.fireTime == fixture.at(5))
-        // Ringing: no more per-second wake-ups, only the ring limit.
-        #expect(fixture.deadline.next == fixture.at(5 + 600))
+        // Ringing: no more per-second wake-ups, only the display's every 10 s (before the ring limit).
+        #expect(fixture.deadline.next == fixture.at(5 + AgentState.displayWakeInterval))
         try fixture.notifications.press("Stop", on: id)
         #expect(fixture.sounds.ringingAlarms.isEmpty)
         #expect(fixture.notifications.onScreen[id] == nil)
@@ -139,6 +141,47 @@ import TocsinFiles
         fixture.player.press(.next)
         #expect(fixture.agent.book[bread]?.state.name == .countdown && fixture.agent.book[bread]?.snoozes == 1, "Next snoozed it")
         #expect(fixture.player.current == nil && fixture.sounds.ringingAlarms.isEmpty)
+    }
+
+    @Test func theLockScreenShowsWhatRingsAndCountsAndItsButtonsAct() throws {
+        let fixture = try Fixture()
+        let tea = try fixture.schedule(AlarmRequest(title: "Tea", duration: 5, snoozeDuration: 60))
+        _ = try fixture.schedule(AlarmRequest(title: "Eggs", duration: 600))
+        #expect(fixture.lockScreen.current?.entries.map(\.title) == ["Tea", "Eggs"], "the soonest end first")
+        let shownBeforeTicks = fixture.lockScreen.shown.count
+        fixture.run(until: 3)
+        #expect(fixture.lockScreen.shown.count == shownBeforeTicks, "the seconds are counted on the lock screen, not sent")
+        fixture.run(until: 5)
+        #expect(fixture.lockScreen.current?.entries.map(\.title) == ["Tea", "Eggs"])
+        #expect(fixture.lockScreen.current?.entries.first?.buttons.map(\.label) == ["Stop", "Snooze"])
+        #expect(fixture.display.calls == ["hold", "wake"], "woken and held as it starts ringing")
+        fixture.run(until: 25)
+        #expect(fixture.display.calls == ["hold", "wake", "wake", "wake"], "woken again every 10 s while it rings")
+        #expect(fixture.lockScreen.press("Snooze", on: "Tea"))
+        #expect(fixture.agent.book[tea]?.snoozes == 1 && fixture.sounds.ringingAlarms.isEmpty, "snoozed from the lock screen")
+        #expect(fixture.display.calls.last == "release", "let go once nothing rings")
+        fixture.run(until: 86)
+        #expect(fixture.sounds.ringingAlarms == [tea], "the snooze rang again")
+        #expect(fixture.lockScreen.press("Stop", on: "Tea"))
+        #expect(fixture.agent.book[tea] == nil && fixture.sounds.ringingAlarms.isEmpty, "stopped from the lock screen")
+        #expect(fixture.display.calls == ["hold", "wake", "wake", "wake", "release", "hold", "wake", "release"], "\(fixture.display.calls)")
+        #expect(fixture.lockScreen.current?.entries.map(\.title) == ["Eggs"])
+        #expect(!fixture.lockScreen.press("Stop", on: "Eggs"), "a countdown shows no Stop")
+    }
+
+    @Test func hiddenTitlesReachTheLockScreenThePlayerAndTheNotificationsHint() throws {
+        let fixture = try Fixture()
+        let tea = try fixture.schedule(AlarmRequest(title: "Flight to Oslo", duration: 2))
+        #expect(fixture.notifications.onScreen[tea]?.showsOnLockScreen == true, "titles show by default")
+        fixture.agent.run(.lockScreenSettingsChanged(LockScreenSettings(showsTitles: false)))
+        #expect(fixture.lockScreen.current?.entries.map(\.title) == ["Timer"])
+        #expect(fixture.notifications.onScreen[tea]?.showsOnLockScreen == false, "shown again without GNOME's privacy hint")
+        #expect(fixture.notifications.onScreen[tea]?.summary == "Flight to Oslo", "the notification itself keeps its title")
+        fixture.run(until: 2)
+        #expect(fixture.player.current?.title == "Timer")
+        fixture.agent.run(.lockScreenSettingsChanged(.standard))
+        #expect(fixture.player.current?.title == "Flight to Oslo" && fixture.lockScreen.current?.entries.first?.title == "Flight to Oslo")
+        #expect(fixture.notifications.onScreen[tea]?.showsOnLockScreen == true)
     }
 
     @Test func theTrayFollowsTheCountdownEachSecondAndItsClicksActLikeButtons() throws {

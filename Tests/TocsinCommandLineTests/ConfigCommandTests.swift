@@ -8,12 +8,12 @@ import TocsinFiles
 @Suite struct ConfigCommandTests {
     @Test func showsChangesAndResetsASetting() throws {
         let world = TestWorld()
-        #expect(world.run("config").stdout == "alarm-snooze 9 min\nraise-output yes\nring-level 70 %\n")
+        #expect(world.run("config").stdout == "alarm-snooze 9 min\nraise-output yes\nring-level 70 %\nlock-screen-titles show\n")
         let set = world.run("config", "alarm-snooze", "5m")
         #expect(set.status == 0)
         #expect(set.stdout == "alarm-snooze 5 min\n")
         #expect(world.run("config", "alarm-snooze").stdout == "5 min\n")
-        #expect(world.run("config").stdout == "alarm-snooze 5 min\nraise-output yes\nring-level 70 %\n")
+        #expect(world.run("config").stdout == "alarm-snooze 5 min\nraise-output yes\nring-level 70 %\nlock-screen-titles show\n")
         #expect(world.run("config", "alarm-snooze", "off").stdout == "alarm-snooze off\n")
         #expect(world.run("config", "alarm-snooze", "default").stdout == "alarm-snooze 9 min\n")
         #expect(FileManager.default.fileExists(atPath: world.configHome.appendingPathComponent("tocsin/config.json").path))
@@ -34,7 +34,7 @@ import TocsinFiles
         #expect(world.run("config", "ring-level", "45%").stdout == "ring-level 45 %\n")
         #expect(world.run("config", "ring-level", "50").stdout == "ring-level 50 %\n")
         #expect(try store.load() == OutputRaiseSettings(raises: false, levelPercent: 50))
-        #expect(world.run("config").stdout == "alarm-snooze 9 min\nraise-output no\nring-level 50 %\n")
+        #expect(world.run("config").stdout == "alarm-snooze 9 min\nraise-output no\nring-level 50 %\nlock-screen-titles show\n")
         #expect(world.run("config", "raise-output", "yes").stdout == "raise-output yes\n")
         #expect(world.run("config", "ring-level", "default").stdout == "ring-level 70 %\n")
         #expect(try store.load() == .standard)
@@ -42,9 +42,26 @@ import TocsinFiles
         #expect(world.run("config", "--help").stdout.contains("$XDG_CONFIG_HOME/tocsin/output.json"))
     }
 
+    /// lock-screen-titles is the agent's too: kept in lock-screen.json, through the store the
+    /// agent reads.
+    @Test func theLockScreenSettingGoesToItsOwnFile() throws {
+        let world = TestWorld()
+        let store = LockScreenSettingsStore(directory: world.configHome.appendingPathComponent("tocsin"))
+        #expect(world.run("config", "lock-screen-titles").stdout == "show\n")
+        let hide = world.run("config", "lock-screen-titles", "hide")
+        #expect(hide.status == 0 && hide.stdout == "lock-screen-titles hide\n", "\(hide.stderr)")
+        #expect(try store.load() == LockScreenSettings(showsTitles: false))
+        #expect(world.run("config").stdout.hasSuffix("lock-screen-titles hide\n"))
+        #expect(world.run("config", "lock-screen-titles", "default").stdout == "lock-screen-titles show\n")
+        #expect(try store.load() == .standard)
+        #expect(!FileManager.default.fileExists(atPath: world.configHome.appendingPathComponent("tocsin/output.json").path))
+        #expect(world.run("config", "--help").stdout.contains("$XDG_CONFIG_HOME/tocsin/lock-screen.json"))
+    }
+
     @Test(arguments: [
         (["a", "b", "c"], "Too many arguments: tocsin config [KEY [VALUE]]."),
-        (["nokey"], "No setting “nokey”; there are alarm-snooze, raise-output and ring-level."),
+        (["nokey"], "No setting “nokey”; there are alarm-snooze, raise-output, ring-level and lock-screen-titles."),
+        (["lock-screen-titles", "blur"], "lock-screen-titles: “blur” is neither show nor hide."),
         (["alarm-snooze", "soon"], "alarm-snooze: “soon” is not a duration. Try 90, 90s, 3m, 1h30m, 1:30 or 01:02:03."),
         (["raise-output", "maybe"], "raise-output: “maybe” is neither yes nor no."),
         (["ring-level", "0"], "ring-level: “0” is not a percentage from 1 to 100."),

@@ -19,7 +19,7 @@ import TocsinCore
           doctor   check that alarms will be seen and heard on this desktop
           auth     see and change which applications may set alarms
           phone    ring your paired phones too when nobody answers an alarm
-          config   show or change what every alarm gets by default (its Snooze, the output raised)
+          config   show or change what every alarm gets by default (its Snooze, the output raised, its title when locked)
           pause    pause a counting-down timer (the only one without ID)
           resume   resume a paused timer (the only one without ID)
           cancel   remove an alarm or timer, whatever its state (the only one on screen without ID)

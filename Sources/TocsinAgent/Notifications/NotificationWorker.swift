@@ -387,6 +387,7 @@ final class NotificationWorker: @unchecked Sendable {
         notify_notification_set_hint(notification, "suppress-sound", g_variant_new_boolean(payload.suppressesSound ? 1 : 0))
         if payload.isPersistent { notify_notification_set_hint(notification, "resident", g_variant_new_boolean(1)) }
         if payload.isTransient { notify_notification_set_hint(notification, "transient", g_variant_new_boolean(1)) }
+        if let scope = payload.privacyScope { notify_notification_set_hint(notification, "x-gnome-privacy-scope", g_variant_new_string(scope)) }
         if let image = payload.imagePath { notify_notification_set_hint(notification, "image-path", g_variant_new_string(image)) }
         if let progress = payload.progress { notify_notification_set_hint(notification, "value", g_variant_new_int32(Int32(progress))) }
         notify_notification_set_timeout(notification, payload.expiry.timeout)

@@ -56,6 +56,12 @@ public enum AgentEffect: Sendable, Equatable {
     /// Show `content` as Tocsin's media player while alarms ring (`nil`: none rings, the player
     /// goes).
     case showPlayer(RingingPlayerContent?)
+    /// Give the lock screen's surfaces (`io.github.tocsin.LockScreen1`) what they show now.
+    case showLockScreen(LockScreenContent)
+    /// Wake the display (and a locked screen's lock dialog) for a ringing alarm, without unlocking.
+    case wakeDisplay
+    /// Keep the display from going idle (`true`, from the first ring) or let it go (after the last).
+    case holdDisplayAwake(Bool)
     /// Arm the wall-clock timer for `date` (`nil`: nothing to wait for).
     case armDeadline(Date?)
     /// Arm the timer that wakes a suspended machine for `date` (`nil`: disarm).

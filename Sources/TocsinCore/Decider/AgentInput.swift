@@ -40,6 +40,8 @@ public enum AgentInput: Sendable, Equatable {
     case soundOutputChanged(SoundOutputReport?)
     /// The user's settings for raising a muted or turned-down output while an alarm rings.
     case outputRaiseSettingsChanged(OutputRaiseSettings)
+    /// The user's settings for what a locked screen shows of alarms.
+    case lockScreenSettingsChanged(LockScreenSettings)
 }
 
 /// A change someone asks of the alarms.

@@ -47,7 +47,7 @@ extension AgentState {
 
     /// `effects`, with what they mean for the output added after their last ring or silence:
     /// raised when a sound starts, put back when the last one stops; and right after it the media
-    /// player (`followPlayer`), which follows the sounds playing too.
+    /// player (`followPlayer`) and the display (`followDisplay`), which follow the sounds playing too.
     mutating func guardingOutput(_ effects: [AgentEffect], now: Date) -> [AgentEffect] {
         var lastSound: Int?
         for (index, effect) in effects.enumerated() {
@@ -70,9 +70,9 @@ extension AgentState {
         }
         // Without a sound's start or end in this decision, the player changes only to catch up
         // with one that came while a change waited for its save: first, as it would have come.
-        guard let lastSound else { return followPlayer() + effects }
+        guard let lastSound else { return followPlayer() + followDisplay(now: now) + effects }
         var guarded = effects
-        guarded.insert(contentsOf: reconsiderOutput(now: now) + followPlayer(), at: lastSound + 1)
+        guarded.insert(contentsOf: reconsiderOutput(now: now) + followPlayer() + followDisplay(now: now), at: lastSound + 1)
         // After the alert's own showing, which was written before the sound started.
         return guarded + warnOfASilentOutput(now: now)
     }

@@ -12,7 +12,7 @@ extension AgentState {
     /// be saved is undone. The decision that reports the save catches up.
     mutating func followPlayer() -> [AgentEffect] {
         guard pendingChange == nil else { return [] }
-        let content = RingingPlayerContent(alarms: output.soundsPlaying.compactMap { book[$0.id] })
+        let content = RingingPlayerContent(alarms: output.soundsPlaying.compactMap { book[$0.id] }, settings: screen.lockScreenSettings)
         guard content != screen.player else { return [] }
         screen.player = content
         return [.showPlayer(content)]

@@ -30,6 +30,7 @@ extension AgentState {
         let events = book.advance(to: now)
         var effects = react(to: events, now: now)
         effects += phonesDue(now: now)
+        effects += wakeDisplayAgain(now: now)
         // Countdowns are updated together on the clock's whole seconds, not at other wake-ups (a
         // deadline, a clock change), so a second's updates stay one batch.
         effects += tick(now: now)
@@ -68,7 +69,7 @@ extension AgentState {
     }
 
     /// The timers for what comes next: the earliest of the book's next deadline, the phones'
-    /// next ring and, while countdowns are on screen, the clock's next whole second; and the
+    /// next ring, the display's next wake while alarms ring and, while countdowns are on screen, the clock's next whole second; and the
     /// machine's wake-up for the next alarm (a cooking timer is not worth waking a suspended
     /// machine).
     mutating func arm(now: Date) -> [AgentEffect] {
@@ -79,6 +80,7 @@ extension AgentState {
         screen.nextCountdownTick = countdownsShown ? CountdownClock.nextTick(after: now) : nil
         if let tick = screen.nextCountdownTick { next = min(next ?? tick, tick) }
         if let phones = phones.due.values.min() { next = min(next ?? phones, phones) }
+        if let wake = screen.nextDisplayWake { next = min(next ?? wake, wake) }
         return [.armDeadline(next), .armWake(book.nextAlarmFireDate)]
     }
 

@@ -41,6 +41,16 @@ public struct AgentState: Sendable {
         public internal(set) var panelIsShown = false
         /// What Tocsin's media player shows: the alarm ringing longest; `nil` while none rings.
         public internal(set) var player: RingingPlayerContent?
+        /// What the lock screen's surfaces were last given (`LockScreenContent`); `nil` before the
+        /// first decision.
+        public internal(set) var lockScreen: LockScreenContent?
+        /// What a locked screen may show of the alarms (`tocsin config lock-screen-titles`).
+        public internal(set) var lockScreenSettings = LockScreenSettings.standard
+        /// The ringing alarms the display was woken for, and is held lit for while they ring.
+        var displayWokenFor: Set<UUID> = []
+        /// When the display is woken again while alarms ring (`AgentState.displayWakeInterval`);
+        /// `nil` while none rings.
+        public internal(set) var nextDisplayWake: Date?
     }
 
     /// When ringing alarms ring the paired phones.

@@ -19,6 +19,7 @@ import FoundationEssentials
 /// - then, for what time changed, the save (an fsync must not delay the ring, and the change
 ///   happens whether or not it can be saved); a change someone asked for is saved before any of
 ///   its effects instead (`.commit`), so a change that cannot be saved is refused, not lost;
+/// - then what the lock screen shows, which follows the book as the decision left it;
 /// - last, the timers for what comes next, and the tray.
 public enum AlarmDecider {
     /// Decides what `input`, at `now`, does to `state`, and returns what the agent must do.
@@ -69,8 +70,39 @@ public enum AlarmDecider {
             effects += state.adopt(soundOutput: report, now: now)
         case .outputRaiseSettingsChanged(let settings):
             effects += state.adopt(outputRaise: settings, now: now)
+        case .lockScreenSettingsChanged(let settings):
+            effects += state.adopt(lockScreen: settings, now: now)
         }
-        return state.guardingOutput(effects, now: now)
+        let displayWake = state.screen.nextDisplayWake
+        effects = state.guardingOutput(effects, now: now)
+        // A ring's start or end, seen only now, moved the display's next wake: the deadline
+        // armed before it is armed again, in its place.
+        if state.screen.nextDisplayWake != displayWake {
+            let deadline = state.arm(now: now)[0]
+            if let armed = effects.lastIndex(where: { if case .armDeadline = $0 { true } else { false } }) {
+                effects[armed] = deadline
+            } else {
+                effects.append(deadline)
+            }
+        }
+        // What the lock screen shows follows the book as this decision left it; it goes out
+        // before the save of time's changes, the timers and the tray, which stay last.
+        let lockScreen = state.followLockScreen()
+        guard !lockScreen.isEmpty else { return effects }
+        let timers = effects.lastIndex { !$0.endsADecision }.map { $0 + 1 } ?? 0
+        effects.insert(contentsOf: lockScreen, at: timers)
+        return effects
+    }
+}
+
+extension AgentEffect {
+    /// Whether this saves what time changed, arms a timer or shows the tray: the effects that end
+    /// a decision.
+    var endsADecision: Bool {
+        switch self {
+        case .save, .saveAll, .armDeadline, .armWake, .showTray: true
+        default: false
+        }
     }
 }
 

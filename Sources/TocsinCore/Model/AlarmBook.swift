@@ -161,12 +161,14 @@ public struct AlarmBook: Sendable, Equatable {
                 let day = ScheduleCalculator.localDate(of: oldFireDate, in: oldZone)
                 let sameDay = ScheduleCalculator.instant(of: day, at: time, in: newZone)
                 // After a flight east that day's time may be over already: that is not a missed
-                // alarm, the next occurrence is simply the next one.
-                guard sameDay <= now else {
+                // alarm, the next occurrence is simply the next one. Nor may it be one that
+                // already rang, which a clock set back since can put ahead of now.
+                let after = max(now, alarm.lastOccurrence ?? now)
+                guard sameDay <= after else {
                     newFireDate = sameDay
                     break
                 }
-                guard let next = ScheduleCalculator.nextOccurrence(of: schedule, after: now, in: newZone) else { continue }
+                guard let next = ScheduleCalculator.nextOccurrence(of: schedule, after: after, in: newZone) else { continue }
                 newFireDate = next
             case .fixed:
                 continue

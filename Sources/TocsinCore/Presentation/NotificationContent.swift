@@ -55,6 +55,11 @@ public struct NotificationContent: Sendable, Equatable {
     public var urgency: Urgency
     /// Stays on screen until Tocsin removes it (never expires, `resident` set).
     public var isPersistent: Bool
+    /// Whether a locked screen may show its title and body: GNOME Shell shows them on its lock
+    /// screen when every notification of the application carries the `x-gnome-privacy-scope`
+    /// hint "system" (and only the application's name otherwise). Set by the writer as the user's
+    /// `LockScreenSettings` say; by default, as they are by default, it may.
+    public var showsOnLockScreen = LockScreenSettings.standard.showsTitles
     /// What to type instead of pressing the buttons, as a sentence ("Type tocsin stop to
     /// stop."), shown by servers that draw no buttons.
     public var commandLineHint: String?
@@ -93,6 +98,9 @@ public struct NotificationContentWriter: Sendable {
     /// Why a ringing alarm may not be heard though it plays (the output is muted or nearly
     /// silent, and no ringing alarm raises it), if so: ringing notifications say it.
     public var outputWarning: String?
+    /// Whether a locked screen may show alarms' titles (`LockScreenSettings`): the notifications
+    /// then let GNOME Shell show theirs there (`NotificationContent.showsOnLockScreen`).
+    public var showsTitlesWhenLocked = LockScreenSettings.standard.showsTitles
 
     /// Creates a writer for times in `timeZone`, written for the locale `localeIdentifier`
     /// (`environmentLocale(_:)` finds the user's).
@@ -118,6 +126,12 @@ public struct NotificationContentWriter: Sendable {
     /// body on one line, and its message list, Plasma's history and others join lines with a
     /// space, so "0:37 remaining, ends 21:49." and "Click to pause." must read right as one.
     public func liveActivity(for alarm: Alarm, at now: Date) -> NotificationContent? {
+        var content = liveActivityContent(for: alarm, at: now)
+        content?.showsOnLockScreen = showsTitlesWhenLocked
+        return content
+    }
+
+    private func liveActivityContent(for alarm: Alarm, at now: Date) -> NotificationContent? {
         let snoozed = alarm.snoozes.map(Self.times)
         switch alarm.state {
         case .countdown(let phase):
@@ -194,12 +208,14 @@ public struct NotificationContentWriter: Sendable {
         } else {
             since = ""
         }
-        return NotificationContent(
+        var notice = NotificationContent(
             role: .notice,
             summary: "Not acknowledged: \(alarm.title)",
             body: "It rang for \(DurationFormat.spoken(alarm.ringLimit))\(since) and nobody stopped it.",
             isPersistent: false
         )
+        notice.showsOnLockScreen = showsTitlesWhenLocked
+        return notice
     }
 
     /// The notice left when `alarm` came due at `dueDate` but was later than its late limit, so it
@@ -211,7 +227,9 @@ public struct NotificationContentWriter: Sendable {
         if let next = alarm.fireDate, next > dueDate {
             body += " Next: \(dayOfMonth(next)) \(timeOfDay(next))."
         }
-        return NotificationContent(role: .notice, summary: "Missed: \(alarm.title) (\(timeOfDay(dueDate)))", body: body, isPersistent: false)
+        var notice = NotificationContent(role: .notice, summary: "Missed: \(alarm.title) (\(timeOfDay(dueDate)))", body: body, isPersistent: false)
+        notice.showsOnLockScreen = showsTitlesWhenLocked
+        return notice
     }
 
     /// The question whether `app`, which runs in `confinement`, may set alarms: what the user
@@ -223,13 +241,17 @@ public struct NotificationContentWriter: Sendable {
         case .flatpak: "It runs in a Flatpak sandbox: Tocsin runs no commands for it and reads only files its sandbox shows it."
         case .unconfined: "It is not sandboxed: like any program you run, it has your rights, and its alarms may run commands."
         }
-        return NotificationContent(
+        var question = NotificationContent(
             role: .consent,
             summary: "Allow “\(app)” to set alarms?",
             body: "\(grant) \(trust) You can change this later with “tocsin auth”.",
             actions: [.init(key: consentAllowKey, label: "Allow"), .init(key: consentDenyKey, label: "Don’t Allow")],
             urgency: .critical, isPersistent: true,
             commandLineHint: "Type tocsin auth grant \(app) to allow, tocsin auth revoke \(app) to refuse.")
+        // It names an application, never an alarm: nothing private, and GNOME shows the details
+        // of Tocsin's notifications on its lock screen only when every one of them allows it.
+        question.showsOnLockScreen = true
+        return question
     }
 
     /// The action key of the consent question's Allow button.

@@ -16,6 +16,7 @@ extension NotificationPayload {
             && isPersistent == previous.isPersistent
             && isTransient == previous.isTransient
             && imagePath == previous.imagePath
+            && privacyScope == previous.privacyScope
             && (progress == nil) == (previous.progress == nil)
     }
 }

@@ -72,6 +72,10 @@ public struct NotificationPayload: Sendable, Equatable {
     /// `app_icon` in one colour only (`NotificationServerProfile.drawsAppIconInOneColour`) and the
     /// file was found.
     public var imagePath: String?
+    /// The `x-gnome-privacy-scope` hint: "system" lets GNOME Shell show the title and body on its
+    /// lock screen (`NotificationContent.showsOnLockScreen`); `nil` leaves the hint out, and GNOME
+    /// shows only "Tocsin" there.
+    public var privacyScope: String?
     /// The `suppress-sound` hint: Tocsin rings itself through libcanberra, and a server's sound
     /// on top would ring twice. Always true.
     public let suppressesSound = true
@@ -126,6 +130,7 @@ public struct NotificationPayload: Sendable, Equatable {
         }
         progress = profile.progress == .valueHint ? content.progress : nil
         imagePath = profile.drawsAppIconInOneColour ? iconFile : nil
+        privacyScope = content.showsOnLockScreen ? "system" : nil
     }
 
     /// Progress as ten cells, filled for each tenth elapsed: "■■■■□□□□□□ 40%".

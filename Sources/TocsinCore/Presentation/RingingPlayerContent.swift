@@ -22,7 +22,8 @@ public struct RingingPlayerContent: Sendable, Equatable {
 
     /// The alarm shown, which the controls act on.
     public var alarmID: UUID
-    /// The track's title (`xesam:title`): the alarm's title.
+    /// The track's title (`xesam:title`): the alarm's title, or "Alarm"/"Timer" where the user
+    /// keeps titles off the lock screen (`LockScreenSettings`), which shows the player.
     public var title: String
     /// The artist line (`xesam:artist`): what the controls do, "Play/Pause or Stop: stop · Next: snooze".
     public var artist: String
@@ -37,8 +38,8 @@ public struct RingingPlayerContent: Sendable, Equatable {
     public var canGoNext: Bool { nextIntent != nil }
 
     /// The player for `alarms` (any of the book's; those that ring are looked at): the one that
-    /// has rung longest; `nil` when none rings, and there is no player.
-    public init?(alarms: some Sequence<Alarm>) {
+    /// has rung longest, titled as `settings` allows; `nil` when none rings, and there is no player.
+    public init?(alarms: some Sequence<Alarm>, settings: LockScreenSettings = .standard) {
         var longest: (alarm: Alarm, since: Date)?
         for alarm in alarms {
             guard case .alerting(let since) = alarm.state else { continue }
@@ -47,7 +48,7 @@ public struct RingingPlayerContent: Sendable, Equatable {
         }
         guard let alarm = longest?.alarm else { return nil }
         alarmID = alarm.id
-        title = alarm.title
+        title = settings.title(of: alarm)
         // "Play/Pause" first: it is the big button of every media row, and the media key.
         var artist = "Play/Pause or Stop: stop"
         if let button = alarm.secondaryButton {

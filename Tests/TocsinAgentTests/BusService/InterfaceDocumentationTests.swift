@@ -13,13 +13,13 @@ import TocsinCore
         return (try? String(contentsOf: root.appendingPathComponent("dbus/io.github.tocsin.Alarms1.xml"), encoding: .utf8)) ?? ""
     }()
 
-    /// The interface's members as text lines such as `method Schedule in request a{sv}`, from GIO's
+    /// The members of interface `name` as text lines such as `method Schedule in request a{sv}`, from GIO's
     /// own parse of the XML, so formatting and comments do not matter.
-    static func members(ofXML xml: String) throws -> [String] {
+    static func members(ofXML xml: String, interface name: String = AlarmsInterface.name) throws -> [String] {
         let node = try GLibError.check { g_dbus_node_info_new_for_xml(xml, $0) }
         let nodeInfo = try #require(node)
         defer { g_dbus_node_info_unref(nodeInfo) }
-        let interface = try #require(g_dbus_node_info_lookup_interface(nodeInfo, AlarmsInterface.name))
+        let interface = try #require(g_dbus_node_info_lookup_interface(nodeInfo, name))
         var lines: [String] = []
         func arguments(_ list: UnsafeMutablePointer<UnsafeMutablePointer<GDBusArgInfo>?>?, _ direction: String) {
             var index = 0

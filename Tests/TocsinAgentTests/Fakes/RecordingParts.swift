@@ -115,6 +115,31 @@ final class RecordingPlayer: RingingPlayerShowing {
     }
 }
 
+/// What a locked screen was given, and presses of its buttons.
+final class RecordingLockScreen: LockScreenShowing {
+    var onPress: (AlarmIntent, UUID) -> Void = { _, _ in }
+    private(set) var shown: [LockScreenContent] = []
+    /// What it shows now.
+    var current: LockScreenContent? { shown.last }
+    func show(_ content: LockScreenContent) { shown.append(content) }
+    /// Presses the button labelled `label` of the entry titled `title`, as a person does on the
+    /// lock screen; false when no such button is shown.
+    @discardableResult
+    func press(_ label: String, on title: String) -> Bool {
+        guard let entry = current?.entries.first(where: { $0.title == title }),
+              let button = entry.buttons.first(where: { $0.label == label }) else { return false }
+        onPress(button.intent, entry.id)
+        return true
+    }
+}
+
+/// The display's wakes and holds, in order: "wake", "hold", "release".
+final class RecordingDisplay: DisplayWaking {
+    private(set) var calls: [String] = []
+    func wake() { calls.append("wake") }
+    func hold(_ awake: Bool) { calls.append(awake ? "hold" : "release") }
+}
+
 /// Signals the agent sent.
 final class RecordingSignals: AgentSignals {
     private(set) var events: [AlarmEvent] = []

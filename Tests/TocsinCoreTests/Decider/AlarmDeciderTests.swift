@@ -50,6 +50,9 @@ struct AlarmDeciderTests {
             case .answer(.notSaved): "answer not saved"
             case .showTray(let content): content == nil ? "tray hidden" : "tray"
             case .showPlayer(let content): content == nil ? "player gone" : "player"
+            case .showLockScreen: "lock screen"
+            case .wakeDisplay: "wake display"
+            case .holdDisplayAwake(let awake): awake ? "hold display" : "release display"
             case .armDeadline: "arm"
             case .armWake: "wake"
             }
@@ -65,18 +68,21 @@ struct AlarmDeciderTests {
     /// Input sequences and what the last step does. The timer is "Tea", 60 s with a 5-minute
     /// snooze and a fire hook, `fixedID(1)`.
     static let table: [(name: String, steps: [Step], last: [String])] = [
-        ("the timer comes due",
+        ("the timer comes due: the display woken and held lit, the lock screen told",
          [.input(.timePassed, at: 60)],
-         ["ring", "player", "signal fired", "show alert", "check alert", "hook fire", "save 1", "arm", "wake"]),
+         ["ring", "player", "hold display", "wake display", "signal fired", "show alert", "check alert", "hook fire", "lock screen", "save 1", "arm", "wake"]),
+        ("ringing: the display woken again every 10 s",
+         [.input(.timePassed, at: 60), .input(.timePassed, at: 70)],
+         ["wake display", "arm", "wake"]),
         ("Stop while ringing: silence, signal, gone, saved before its effects",
          [.input(.timePassed, at: 60), .ask(.perform(.stop, on: fixedID(1)), at: 61)],
-         ["arm", "wake", "commit 1", "answer made", "silence", "player gone", "signal stopped", "withdraw", "discard sound", "arm", "wake"]),
+         ["arm", "wake", "commit 1", "answer made", "silence", "player gone", "release display", "signal stopped", "withdraw", "discard sound", "lock screen", "arm", "wake"]),
         ("Snooze while ringing: silent, counting down again",
          [.input(.timePassed, at: 60), .ask(.perform(.countdown, on: fixedID(1)), at: 61)],
-         ["arm", "wake", "commit 1", "answer made", "silence", "player gone", "signal snoozed", "show countdown", "arm", "wake"]),
+         ["arm", "wake", "commit 1", "answer made", "silence", "player gone", "release display", "signal snoozed", "show countdown", "lock screen", "arm", "wake"]),
         ("the snooze comes due: rings again",
          [.input(.timePassed, at: 60), .ask(.perform(.countdown, on: fixedID(1)), at: 61), .input(.timePassed, at: 361)],
-         ["ring", "player", "signal fired", "show alert", "check alert", "hook fire", "save 1", "arm", "wake"]),
+         ["ring", "player", "hold display", "wake display", "signal fired", "show alert", "check alert", "hook fire", "lock screen", "save 1", "arm", "wake"]),
         ("pause, then the countdown's second passes: nothing to update",
          [.ask(.perform(.pause, on: fixedID(1)), at: 10), .input(.timePassed, at: 11)],
          ["arm", "wake"]),
@@ -88,10 +94,10 @@ struct AlarmDeciderTests {
          ["tick", "arm", "wake", "answer refused"]),
         ("a ring nobody answers ends unacknowledged, announced",
          [.input(.timePassed, at: 60), .input(.timePassed, at: 60 + AlarmRequest.defaultRingLimit)],
-         ["silence", "player gone", "signal unacknowledged", "withdraw", "discard sound", "announce", "save 1", "arm", "wake"]),
+         ["silence", "player gone", "release display", "signal unacknowledged", "withdraw", "discard sound", "announce", "lock screen", "save 1", "arm", "wake"]),
         ("the clock set forward moves the timer, saves all, shows it again (so its second needs no tick)",
          [.input(.clockSet(by: 30), at: 40)],
-         ["save all", "show countdown", "arm", "wake"]),
+         ["save all", "show countdown", "lock screen", "arm", "wake"]),
         ("the ringing alert closed by the user is shown again",
          [.input(.timePassed, at: 60), .input(.notificationClosed(fixedID(1)), at: 62)],
          ["show alert", "arm", "wake"]),
@@ -107,15 +113,18 @@ struct AlarmDeciderTests {
         ("a panel comes: the tray shows the timer, and the ticks go on",
          [.input(.panelChanged(isShown: true), at: 5)],
          ["tray", "arm", "wake"]),
-        ("phones on: rung after 30 s unanswered",
-         [.input(.phoneSettingsChanged(PhoneRingSettings(isEnabled: true, delay: 30)), at: 1), .input(.timePassed, at: 60), .input(.timePassed, at: 90)],
-         ["ring phones", "arm", "wake"]),
+        ("phones on: rung after 25 s unanswered",
+         [.input(.phoneSettingsChanged(PhoneRingSettings(isEnabled: true, delay: 25)), at: 1), .input(.timePassed, at: 60), .input(.timePassed, at: 85)],
+         ["ring phones", "wake display", "arm", "wake"]),
         ("cancel: silent removal, its sound copy with it",
          [.ask(.perform(.cancel, on: fixedID(1)), at: 10)],
-         ["tick", "arm", "wake", "commit 1", "answer made", "silence", "signal cancelled", "withdraw", "discard sound", "arm", "wake"]),
+         ["tick", "arm", "wake", "commit 1", "answer made", "silence", "signal cancelled", "withdraw", "discard sound", "lock screen", "arm", "wake"]),
+        ("lock-screen titles hidden while it rings: the player renamed, every notification shown again",
+         [.input(.timePassed, at: 60), .input(.lockScreenSettingsChanged(LockScreenSettings(showsTitles: false)), at: 61)],
+         ["player", "show alert", "lock screen"]),
         ("stop everything that rings, from the tray",
          [.input(.timePassed, at: 60), .ask(.stopEveryRinging, at: 61)],
-         ["arm", "wake", "commit 1", "answer made", "silence", "player gone", "signal stopped", "withdraw", "discard sound", "arm", "wake"]),
+         ["arm", "wake", "commit 1", "answer made", "silence", "player gone", "release display", "signal stopped", "withdraw", "discard sound", "lock screen", "arm", "wake"]),
     ]
 
     @Test("A table of input sequences: what the last input does", arguments: table.indices)
@@ -151,9 +160,10 @@ struct AlarmDeciderTests {
         #expect(alert.actions.map(\.label) == ["Stop", "Snooze"])
         #expect(effects[hook] == .runHook(command: "echo ring", event: .fire, alarm: tea, fireTime: at(60)))
         #expect(effects[save] == .save([.put(tea)]))
-        // Ringing: its ring limit is the next deadline, and nothing counts down.
+        // Ringing: the display's next wake is the next deadline (before the ring limit), and
+        // nothing counts down.
         #expect(effects.last == .armWake(nil))
-        #expect(effects[arm] == .armDeadline(at(660)))
+        #expect(effects[arm] == .armDeadline(at(60 + AgentState.displayWakeInterval)))
         #expect(run.state.screen.nextCountdownTick == nil)
     }
 

@@ -19,6 +19,10 @@ struct AlarmDeciderWalkTests {
         var sounding: Set<UUID> = []
         /// What the media player shows, as the `.showPlayer` effects left it.
         var player: RingingPlayerContent?
+        /// What the lock screen shows, as the `.showLockScreen` effects left it.
+        var lockScreen: LockScreenContent?
+        /// Whether the display is held awake, as the `.holdDisplayAwake` effects left it.
+        var displayHeld = false
         /// What is on disk, as the `.save`, `.commit` and `.saveAll` effects left it.
         var saved: [UUID: Alarm] = [:]
         var savedZone: String
@@ -31,6 +35,8 @@ struct AlarmDeciderWalkTests {
         var phoneSettings = PhoneRingSettings.off
         /// The settings for raising the output, as the agent was last told them.
         var outputSettings = OutputRaiseSettings.standard
+        /// What a locked screen may show, as the agent was last told.
+        var lockScreenSettings = LockScreenSettings.standard
         /// The sound server as the walk plays it: the default output's levels as they are, as
         /// its user last set them, whether the server answers, and the restore record on disk.
         var output = OutputLevels(channelVolumes: [OutputLevels.volume(percent: 3), OutputLevels.volume(percent: 3)], isMuted: true)
@@ -48,6 +54,8 @@ struct AlarmDeciderWalkTests {
         init(seed: UInt64) throws {
             generator = SplitMix(seed: seed)
             run = try DeciderRun()
+            // DeciderRun started the agent without the walk: what that gave the lock screen (nothing on it).
+            lockScreen = run.state.screen.lockScreen
             savedZone = run.book.timeZone.identifier
             for _ in 0..<Int.random(in: 2...6, using: &generator) { try schedule() }
         }
@@ -101,7 +109,7 @@ struct AlarmDeciderWalkTests {
         mutating func randomStep() throws {
             let alarms = run.book.alarms
             let some = alarms.isEmpty ? fixedID(999) : alarms[random(0...(alarms.count - 1))].id
-            switch random(0...112) {
+            switch random(0...115) {
             case 0..<35:
                 // Mostly as the agent's timer wakes it; now and then after a sleep.
                 let target = chance(85) ? (armed ?? at(seconds + 60)) : at(seconds + Double(random(60...14_400)))
@@ -164,6 +172,9 @@ struct AlarmDeciderWalkTests {
             case 110..<113:
                 outputSettings = OutputRaiseSettings(raises: chance(60), levelPercent: random(61...79))
                 try step("raise \(outputSettings.raises) to \(outputSettings.levelPercent)", .outputRaiseSettingsChanged(outputSettings))
+            case 113..<116:
+                lockScreenSettings = LockScreenSettings(showsTitles: chance(50))
+                try step("lock-screen titles \(lockScreenSettings.showsTitles)", .lockScreenSettingsChanged(lockScreenSettings))
             default:
                 if let ringing = alarms.first(where: { $0.state.name == .alerting }) { try step("phones rung", .phonesRung(ringing)) }
             }
@@ -180,12 +191,15 @@ struct AlarmDeciderWalkTests {
             let loaded = AlarmBook(alarms: Array(saved.values), timeZone: Fixture.zone(savedZone))
             run.state = AgentState(book: loaded, localeIdentifier: "C", outputRecord: savedOutputRecord)
             sounding = []
-            // The player goes with the agent's connection.
+            // The player, the lock screen's interface and the idle inhibitor go with the agent's connection.
             player = nil
+            lockScreen = nil
+            displayHeld = false
             armed = nil
             // Checked once started: before that, nothing rings or is armed yet.
             try feed(.phoneSettingsChanged(phoneSettings))
             try feed(.outputRaiseSettingsChanged(outputSettings))
+            try feed(.lockScreenSettingsChanged(lockScreenSettings))
             try step("started", .started(in: zone))
             try step("output reported", .soundOutputChanged(outputReport))
         }
@@ -219,7 +233,7 @@ struct AlarmDeciderWalkTests {
             case .signal(let event):
                 if event.kind == .fired || event.kind == .missed, let due = event.dueDate {
                     let key = "\(event.alarm.id) \(due.timeIntervalSince1970)"
-                    #expect(!dueTimesHandled.contains(key), "“\(event.alarm.title)” came due twice for one time: \(trail.suffix(12))")
+                    #expect(!dueTimesHandled.contains(key), "“\(event.alarm.title)” came due twice for one time: \(trail.suffix(80))")
                     dueTimesHandled.insert(key)
                 }
                 #expect(!removed.contains(event.alarm.id), "a removed alarm changes again: \(event.kind) \(trail.suffix(12))")
@@ -238,6 +252,14 @@ struct AlarmDeciderWalkTests {
             case .showPlayer(let content):
                 #expect(content != player, "the player shown again as it was: \(trail.suffix(12))")
                 player = content
+            case .showLockScreen(let content):
+                #expect(content != lockScreen, "the lock screen given again what it shows: \(trail.suffix(12))")
+                lockScreen = content
+            case .holdDisplayAwake(let awake):
+                #expect(awake != displayHeld, "the display held or let go twice: \(trail.suffix(12))")
+                displayHeld = awake
+            case .wakeDisplay:
+                #expect(displayHeld, "the display woken while nothing rings: \(trail.suffix(12))")
             case .setOutput(let sink, let levels):
                 #expect(sink == "speakers")
                 if serverUp {
@@ -270,7 +292,15 @@ struct AlarmDeciderWalkTests {
             // Sound plays exactly while an alarm rings: every sound started is stopped.
             #expect(sounding == Set(book.alarms.filter { $0.state.name == .alerting }.map(\.id)), "sound and ringing disagree: \(context)")
             // The media player is there exactly while an alarm rings, and shows the one ringing longest.
-            #expect(player == RingingPlayerContent(alarms: book.alarms), "the player shows \(player?.title ?? "nothing"): \(context)")
+            #expect(player == RingingPlayerContent(alarms: book.alarms, settings: lockScreenSettings), "the player shows \(player?.title ?? "nothing"): \(context)")
+            // The display is held lit exactly while an alarm rings, and the agent wakes in time
+            // to wake it again; the lock screen shows every alarm on screen as it is.
+            #expect(displayHeld == !sounding.isEmpty, "display held \(displayHeld) with \(sounding.count) ringing: \(context)")
+            if let wake = run.state.screen.nextDisplayWake {
+                #expect(!sounding.isEmpty && armed.map { $0 <= wake } == true, "the display's wake at \(wake) not armed (\(String(describing: armed))): \(context)")
+            }
+            let shown = LockScreenContent(alarms: book.onScreen, settings: lockScreenSettings, timeOfDay: run.state.contentWriter.timeOfDay)
+            #expect(lockScreen == shown, "the lock screen shows \(lockScreen?.entries.map(\.title) ?? []), held \(shown.entries.map(\.title)): \(context)")
             // What is saved is what is held: a restart at any step loses and invents nothing.
             #expect(saved.values.sorted(by: AlarmBook.oldestFirst) == book.alarms, "saved and held disagree: \(context)")
             #expect(savedZone == book.timeZone.identifier, "saved zone \(savedZone), held \(book.timeZone.identifier): \(context)")
@@ -294,7 +324,7 @@ struct AlarmDeciderWalkTests {
         }
     }
 
-    @Test("A removed alarm never rings again, no due time rings twice, sound plays exactly while ringing (and the media player shows the one ringing longest), what is saved is what is held, no deadline is slept through, the output is put back as its user left it", arguments: 1...40)
+    @Test("A removed alarm never rings again, no due time rings twice, sound plays exactly while ringing (the media player shows the one ringing longest, the display is held lit, the lock screen shows what is held), what is saved is what is held, no deadline is slept through, the output is put back as its user left it", arguments: 1...40)
     func walk(_ seed: Int) throws {
         var walk = try Walk(seed: UInt64(seed) * 7919)
         for _ in 0..<300 { try walk.randomStep() }
@@ -308,7 +338,7 @@ struct AlarmDeciderWalkTests {
     @Test("The walks raise the output and put it back, again and again")
     func walksRaiseTheOutput() throws {
         var raises: [Int] = []
-        for seed in 41...50 {
+        for seed in 41...60 {
             var walk = try Walk(seed: UInt64(seed) * 7919)
             for _ in 0..<300 { try walk.randomStep() }
             raises.append(walk.raises)

@@ -69,5 +69,11 @@ struct NotificationPayloadTickTests {
         var withImage = NotificationPayload(Profiles.countdown, profile: profile, shownFor: .seconds(2))
         withImage.imagePath = "file:///usr/share/icons/hicolor/scalable/apps/io.github.tocsin.Agent.svg"
         #expect(!withImage.isTick(following: shown))
+
+        // Lock-screen titles hidden: the privacy hint must go, not stay in the call replayed.
+        var privateTitle = NotificationPayload(Profiles.countdown, profile: profile, shownFor: .seconds(2))
+        privateTitle.privacyScope = nil
+        #expect(shown.privacyScope == "system")
+        #expect(!privateTitle.isTick(following: shown))
     }
 }

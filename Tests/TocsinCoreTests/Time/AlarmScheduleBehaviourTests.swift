@@ -382,6 +382,23 @@ struct AlarmScheduleBehaviourTests {
         #expect(atMove.isEmpty, "\(direction): nothing was due at the move, yet \(atMove.map(\.kind))")
     }
 
+    @Test("A ring answered after the clock was set back, then a flight home: the occurrence that rang is not taken again")
+    func zoneChangeAfterClockSetBackSkipsTheOccurrenceThatRang() throws {
+        // 07:00 daily in Berlin rings at 06:00Z (the walk of AlarmDeciderWalkTests found this).
+        var book = AlarmBook(timeZone: berlin)
+        _ = try book.schedule(alarmRequest(.timeOfDay(seven, weekdays: Weekday.everyDay)), id: fixedID(1), now: utc("2026-01-05T05:00:00Z"))
+        #expect(summary(book.advance(to: utc("2026-01-05T06:00:00Z"))) == ["Wake up fired"])
+        // Flown to New York while it rings (a ringing alarm stays), the clock then set back an
+        // hour, and Stop: the next 07:00 is New York's, 12:00Z.
+        _ = book.changeTimeZone(to: newYork, now: utc("2026-01-05T06:01:00Z"))
+        _ = try book.perform(.stop, on: fixedID(1), now: utc("2026-01-05T05:02:00Z"))
+        #expect(book[fixedID(1)]?.state == .scheduled(fireDate: utc("2026-01-05T12:00:00Z")))
+        // Back to Berlin: that day's 07:00 there is the 06:00Z that already rang.
+        _ = book.changeTimeZone(to: berlin, now: utc("2026-01-05T05:30:00Z"))
+        #expect(book[fixedID(1)]?.state == .scheduled(fireDate: utc("2026-01-06T06:00:00Z")), "the next day's, not the one that rang")
+        #expect(advanceStepwise(&book, through: utc("2026-01-05T07:00:00Z")).isEmpty, "it does not ring twice for 06:00Z")
+    }
+
     // MARK: the system clock was set
 
     @Test("Setting the clock moves timers, snoozes and resumed countdowns with it; wall-clock pre-alerts, scheduled alarms, pauses and rings stay",
