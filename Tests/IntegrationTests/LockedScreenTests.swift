@@ -105,7 +105,12 @@ import Testing
         if let powerDevil = Self.busCalls(fixture, member: "wakeup").first {
             print("lock-screen observation: plasma: org.kde.Solid.PowerManagement.wakeup answered \(powerDevil.answered ?? "nothing") \(powerDevil.error ?? "")")
         }
+        // Held awake while it rings: kscreenlocker's idle inhibitor, taken and given back at Stop.
+        #expect(fixture.eventually(timeout: 5) { Self.busCalls(fixture, member: "Inhibit").contains { $0.answered == "method_return" } },
+                "no idle inhibitor taken from kscreenlocker while it rang")
         #expect(try fixture.tocsin("stop", id).status == 0)
+        #expect(fixture.eventually(timeout: 5) { Self.busCalls(fixture, member: "UnInhibit").contains { $0.answered == "method_return" } },
+                "the idle inhibitor was not given back after the ring")
         #expect(try lock.isLocked, "waking the display unlocked the screen")
     }
 
@@ -161,6 +166,35 @@ import Testing
             #expect(pressed.status == 0, "\(pressed)")
         }
         #expect(try lock.isLocked, "the screen was unlocked by stopping the alarm")
+    }
+
+    @Test func xscreensaversDialogStaysUpWhileTheAlarmRingsPastItsTimeout() throws {
+        let fixture = try AgentSession("lock-xscreensaver-long")
+        let lock = try fixture.session.lockScreen(with: .xscreensaver)
+        let (id, due) = try Self.timer(fixture, "2s", "--title", "Pasta")
+        _ = try fixture.session.waitForScreenOverview(timeout: .seconds(20), "xscreensaver's dialog lit by the ringing alarm") {
+            $0.meanBrightness(x: Self.dialogArea.x, y: Self.dialogArea.y) > 60
+        }
+        // xscreensaver takes its dialog down after 30 s untouched (passwdTimeout here), and the
+        // screen is black again, whatever -deactivate said meanwhile: the ring must light it
+        // again at once. Watched for 50 s of ringing; every stretch of darkness is noted.
+        var darkSince: Date?, darkStretches: [String] = [], longest = 0.0
+        while Date() < due.addingTimeInterval(50) {
+            let overview = try fixture.session.screenOverview()
+            let lit = overview.meanBrightness(x: Self.dialogArea.x, y: Self.dialogArea.y) > 60
+            if !lit, darkSince == nil { darkSince = overview.takenAt }
+            if lit, let since = darkSince {
+                let length = overview.takenAt.timeIntervalSince(since)
+                darkStretches.append(String(format: "dark from %.1f s to %.1f s", since.timeIntervalSince(due), overview.takenAt.timeIntervalSince(due)))
+                longest = max(longest, length)
+                darkSince = nil
+            }
+        }
+        if let since = darkSince { darkStretches.append(String(format: "dark from %.1f s on", since.timeIntervalSince(due))); longest = .infinity }
+        #expect(try fixture.alarm(id)?.string("state") == "alerting")
+        #expect(longest < 2, "the locked screen went dark while the alarm rang: \(darkStretches.joined(separator: ", ")) after the due time")
+        #expect(try fixture.tocsin("stop", id).status == 0)
+        #expect(try lock.isLocked)
     }
 
     /// Where xscreensaver 6.06 draws its password dialog's left part at 1280×800 (the dialog is
