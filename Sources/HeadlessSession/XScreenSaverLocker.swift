@@ -7,7 +7,9 @@ import Foundation
 /// `xscreensaver-command`, which speaks through properties of the X root window.
 enum XScreenSaverLocker {
     /// `~/.xscreensaver`: a black screen when locked, nothing that changes by itself while a test
-    /// looks, the password dialog up for 30 s when woken.
+    /// looks, the password dialog up for 27 s when woken (xscreensaver's own default is 30 s).
+    /// 27, not 30: a multiple of the agent's 10 s re-wake made whether the screen stayed lit a
+    /// race between the dialog's timeout and the next wake, decided a different way each run.
     static let configuration = """
         mode: blank
         lock: True
@@ -17,7 +19,7 @@ enum XScreenSaverLocker {
         unfade: False
         dpmsEnabled: False
         splash: False
-        passwdTimeout: 0:00:30
+        passwdTimeout: 0:00:27
 
         """
 

@@ -6,7 +6,7 @@ import HeadlessSession
 /// alarm's title in Plasma 5.27's lock-screen media row (the greeter's controls shown by a
 /// pointer moved just before, as a hand reaching for the mouse). Each sample locks the screen
 /// anew: Plasma's greeter shows a player only once (a later ring, after the first one's player
-/// left the bus, is never shown in the same greeter), and xscreensaver's dialog stays up 30 s.
+/// left the bus, is never shown in the same greeter), and xscreensaver's dialog stays up 27 s.
 /// i3lock and swaylock show nothing of an alarm and have no display to wake: nothing to time.
 ///
 /// Screenshots are taken one after another (about 0.2–0.5 s each, longer on a busy machine);
