@@ -68,10 +68,11 @@ enum LockScreenDelay {
                 let asked = Date()
                 if try rowWhite(in: session) > before + 200 { shown = asked }
             }
-            _ = try? session.run(tools.tocsin, ["stop"])
-            guard let shown else { notes.append("ring \(sample): the media row never changed within 15 s"); continue }
+            // Read while it still rings: stopped, the player leaves the bus and the row with it.
             let row = try session.readScreen(region: (x: plasmaMediaRow.x...(plasmaMediaRow.x + plasmaMediaRow.width),
                                                       y: plasmaMediaRow.y...(plasmaMediaRow.y + plasmaMediaRow.height)))
+            _ = try? session.run(tools.tocsin, ["stop"])
+            guard let shown else { notes.append("ring \(sample): the media row never changed within 15 s"); continue }
             guard row.contains(title) else { notes.append("ring \(sample): the row changed but read “\(row.description)”"); continue }
             delays.append(shown.timeIntervalSince(due) * 1000)
         }
