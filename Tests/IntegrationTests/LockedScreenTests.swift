@@ -66,9 +66,10 @@ import Testing
         let again = Date()
         #expect(fixture.eventually(timeout: 5) { recording.currentTrace().firstLoudWindow(after: again.addingTimeInterval(-1)) != nil },
                 "the re-ring was not heard")
-        // Plasma 5.27's greeter shows a player only while the multiplexer source it connected to
-        // at the first ring lives: the snooze took Tocsin's player off the bus, the source went,
-        // and the re-ring's player is never shown in this greeter (a fresh greeter shows it).
+        // The snooze took Tocsin's player off the bus; the re-ring's player is never shown in this
+        // greeter (a greeter started afresh shows it, tried by hand). Why is not established: most
+        // likely the greeter's DataSource (MediaControls.qml, connectedSources "@multiplex") drops
+        // the multiplexer's source when the last player goes, and does not connect to it again.
         withKnownIssue("Plasma 5.27's greeter does not show a player that left the bus and came back (a snoozed alarm ringing again)") {
             _ = try Self.mediaRow(fixture, showing: "Nap", after: again, timeout: 12)
         }
