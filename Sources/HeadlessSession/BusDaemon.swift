@@ -47,7 +47,7 @@ struct BusDaemon {
         let layout = launcher.layout
         let file = layout.root.appendingPathComponent("dbus-system.conf")
         do {
-            try configuration(type: "system", socket: layout.runtime.appendingPathComponent("system-bus"), anyUser: true)
+            try configuration(type: "system", socket: layout.systemBusSocket, anyUser: true)
                 .write(to: file, atomically: true, encoding: .utf8)
         } catch {
             throw HeadlessSessionError.componentFailed(component: "system dbus-daemon", reason: "cannot write \(file.path): \(error)", stderrTail: "")

@@ -17,9 +17,10 @@ public enum GnomeShellRelease: String, Sendable, CaseIterable {
 
 /// GNOME Shell (43, or 48: `GnomeShellRelease`) on the session's X display (`--x11`), as the
 /// session runs it: a private system bus for the shell alone (its login-manager code fails
-/// without one), dconf activatable on the session bus (GNOME's settings, do-not-disturb among
-/// them, go through it), the shell, and then its separate notification service, a gjs program
-/// nothing activates here. About 3 s (43) or 5 s (48).
+/// without one) with a display manager's stand-in on it, so the session can lock
+/// (`GnomeLocking`), dconf activatable on the session bus (GNOME's settings, do-not-disturb among
+/// them, go through it), the shell, and then its separate notification and screen saver
+/// services, gjs programs nothing activates here. About 3 s (43) or 5 s (48).
 enum GnomeShell {
     /// The environment every program of a GNOME session gets: settings through dconf.
     static let sessionVariables = ["GSETTINGS_BACKEND": "dconf"]
@@ -33,6 +34,7 @@ enum GnomeShell {
         try install(extensions, programs: programs, launcher: launcher, environment: environment)
         if release == .trixie { try settleTheFirstStart(programs: programs, launcher: launcher, environment: environment) }
         let systemBus = try BusDaemon.startSystemBus(launcher: launcher, environment: environment)
+        try GnomeLocking.startDisplayManager(systemBusAddress: systemBus.address, launcher: launcher, environment: environment)
         var shellEnvironment = environment
         shellEnvironment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus.address
         shellEnvironment["XDG_SESSION_TYPE"] = "x11"
@@ -60,6 +62,8 @@ enum GnomeShell {
                 }
                 guard answers else { throw HeadlessSessionError.componentFailed(component: "gnome-shell's notification service",
                                                                                 reason: "owns its name but does not answer", stderrTail: service.standardErrorTail()) }
+                let screenSaver = try programs.command("gjs", release == .system ? [GnomeLocking.screenSaverProgram] : ["-m", GnomeLocking.screenSaverProgram])
+                try GnomeLocking.startScreenSaverService(program: screenSaver, launcher: launcher, environment: shellEnvironment, sessionEnvironment: environment)
                 leaveTheOverview(launcher: launcher, environment: environment)
                 return NotificationServer(kind: .gnomeShell, process: service, picker: nil)
             } catch {
@@ -101,7 +105,7 @@ enum GnomeShell {
 
     /// How the release's programs are started: the system's from PATH; trixie's through
     /// bubblewrap, in its directory.
-    private struct Programs {
+    struct Programs {
         let release: GnomeShellRelease
         let environment: [String: String]
 
@@ -123,6 +127,8 @@ enum GnomeShell {
             shared += (environment["XDG_DATA_DIRS"] ?? "").split(separator: ":").map(String.init)
                 .filter { !$0.hasPrefix("/usr/") && FileManager.default.fileExists(atPath: $0) }
             var binds = ["--bind", GnomeShellRelease.trixieRoot.path, "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc", "--bind", "/sys", "/sys"]
+            // A /run of its own with systemd's seats directory: 48 can lock only where it finds one (`GnomeLocking`).
+            binds += ["--tmpfs", "/run", "--dir", "/run/systemd/seats"]
             for path in Set(shared).sorted() { binds += ["--bind", path, path] }
             return (try ExecutableLocator.find("bwrap", environment: environment), binds + ["--", program] + arguments)
         }

@@ -6,6 +6,7 @@ extension HeadlessSession {
     /// screen, i3lock and swaylock their flat colour over everything. The locker's processes
     /// end with the session (or with `ScreenLock.unlock()`).
     ///
+    /// GNOME Shell sessions lock with GNOME's own lock instead, `lockScreen(timeout:)`.
     /// `.swaylock` needs a session whose notification server is `.mako` (it locks that sway);
     /// the others lock the X display. xscreensaver and swaylock run as the session's desktop
     /// user (xscreensaver refuses to lock as root, sway runs as that user), Plasma's locker and

@@ -35,10 +35,16 @@ extension HeadlessSession {
     /// grey 9 px second line of Plasma's tooltips was read whole only four times larger.
     public func readScreen(region: (x: ClosedRange<Int>, y: ClosedRange<Int>)? = nil, scale: Int = readingScale) throws -> ScreenText {
         try ensureRunning()
-        let index = nextRecordingIndex()
-        let shot = layout.logs.appendingPathComponent("screen-\(index).png")
-        let enlarged = layout.logs.appendingPathComponent("screen-\(index)-ocr.png")
+        let shot = layout.logs.appendingPathComponent("screen-\(nextRecordingIndex()).png")
         try screenshot(to: shot)
+        return try read(screenshot: shot, region: region, scale: scale)
+    }
+
+    /// What a person reads on `shot`, a screenshot taken earlier (`screenshot(to:)`), as
+    /// `readScreen` reads the screen: a burst of screenshots taken quickly, read afterwards.
+    public func read(screenshot shot: URL, region: (x: ClosedRange<Int>, y: ClosedRange<Int>)? = nil, scale: Int = readingScale) throws -> ScreenText {
+        try ensureRunning()
+        let enlarged = layout.logs.appendingPathComponent("\(shot.deletingPathExtension().lastPathComponent)-ocr-\(nextRecordingIndex()).png")
         let crop = region.map { ["-crop", "\($0.x.count)x\($0.y.count)+\($0.x.lowerBound)+\($0.y.lowerBound)", "+repage"] } ?? []
         // GNOME Shell draws light text on dark banners, and dunst (as configured here) white on
         // dark blue, which tesseract did not read at all: made dark on light and black and white first.
@@ -69,6 +75,53 @@ extension HeadlessSession {
             last = try readScreen(region: region)
         }
         return last
+    }
+
+    /// `waitForScreen` for what shows only briefly, such as a popup that goes by itself after a
+    /// few seconds: the screen is photographed every half second on a thread of its own while
+    /// the pictures already taken are read, in order, so a slow reading (6 s for a region on a
+    /// loaded machine, longer than Plasma's 5 s popup) cannot miss what showed between two
+    /// readings. A picture of the region that is the same as the one before is not read again.
+    /// `timeout` is for what the screen shows, counted from the photographs; the readings that
+    /// are behind are finished after it. Returns the first picture read that meets `condition`.
+    @discardableResult
+    public func waitForBriefScreen(timeout: Duration = .seconds(10), _ what: String, region: (x: ClosedRange<Int>, y: ClosedRange<Int>)? = nil,
+                                   until condition: (ScreenText) -> Bool) throws -> ScreenText {
+        try ensureRunning()
+        let film = ScreenFilm()
+        let photographer = Thread { [self] in
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline, !film.isDone {
+                let shot = layout.logs.appendingPathComponent("screen-\(nextRecordingIndex()).png")
+                do {
+                    try screenshot(to: shot)
+                    try film.add(shot) { try self.regionBytes(of: shot, region: region) }
+                } catch {
+                    film.fail(error)
+                    break
+                }
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+            film.finish()
+        }
+        photographer.start()
+        defer { film.stop() }
+        var last: ScreenText?
+        while let shot = try film.next() {
+            let text = try read(screenshot: shot, region: region)
+            if condition(text) { return text }
+            last = text
+        }
+        throw HeadlessSessionError.screenNeverShowed(what: what, lastRead: last?.description ?? "nothing")
+    }
+
+    /// The pixels of `region` of the screenshot `shot`, to tell two pictures apart.
+    private func regionBytes(of shot: URL, region: (x: ClosedRange<Int>, y: ClosedRange<Int>)?) throws -> Data {
+        let crop = region.map { ["-crop", "\($0.x.count)x\($0.y.count)+\($0.x.lowerBound)+\($0.y.lowerBound)", "+repage"] } ?? []
+        let raw = shot.deletingPathExtension().appendingPathExtension("rgb")
+        defer { try? FileManager.default.removeItem(at: raw) }
+        try launcher.runChecked("convert", [shot.path] + crop + ["-depth", "8", "rgb:\(raw.path)"], environment: environment, timeout: .seconds(20))
+        return try Data(contentsOf: raw)
     }
 
     /// Clicks the word `label` where it is on the screen (a button's text), the way a person

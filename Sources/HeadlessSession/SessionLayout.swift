@@ -31,6 +31,8 @@ struct SessionLayout: Sendable {
 
     var busConfig: URL { root.appendingPathComponent("dbus-session.conf") }
     var busSocket: URL { runtime.appendingPathComponent("bus") }
+    /// The private system bus's socket, for the desktop shells that want one.
+    var systemBusSocket: URL { runtime.appendingPathComponent("system-bus") }
     /// pulseaudio's socket; named apart from pulseaudio's own `pulse/` runtime directory so the
     /// two never collide.
     var pulseSocket: URL { runtime.appendingPathComponent("pulse.sock") }

@@ -32,6 +32,7 @@ import Testing
         let lines = doctor.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("optional panel: no panel shows Tocsin's tray item: countdowns show in their notifications only"), "\(doctor.stdout)")
         #expect(lines.contains("optional phones: off, and neither KDE Connect nor GSConnect runs here"), "\(doctor.stdout)")
+        #expect(lines.contains { $0.hasPrefix("ok       locked screen: no screen locker is running now") }, "\(doctor.stdout)")
         #expect(!lines.contains { $0.hasPrefix("warning") || $0.hasPrefix("PROBLEM") }, "\(doctor.stdout)")
         #expect(lines.last == "All is well: alarms will be seen and heard here (2 optional parts not set up).", "\(doctor.stdout)")
     }

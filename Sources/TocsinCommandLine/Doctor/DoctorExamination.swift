@@ -5,7 +5,8 @@ import TocsinCore
 // does not answer, what the command line can ask the notification server itself.
 extension DoctorCommand {
     /// Every finding, in the order they are printed: the agent, notifications and do-not-disturb,
-    /// sound and the output, the local checks, the alarm sound, waking, the time zone, a panel, the state file.
+    /// sound and the output, the local checks, the alarm sound, waking, the time zone, a panel,
+    /// the state file, the locked screen.
     static func examine(_ client: any AgentClient, in context: CommandContext) -> [Finding] {
         let status: [String: WireValue]
         do {
@@ -26,8 +27,10 @@ extension DoctorCommand {
                                        drawsButtons: probe?.profile.drawsButtons, drawsProgress: probe.map { $0.profile.progress != .none },
                                        doNotDisturb: dnd)
                 + localChecks(in: context)
+                + [lockScreenFinding(in: context)]
         }
         return findings(fromStatus: status, local: localChecks(in: context), now: context.now(), terminalZone: .current)
+            + [lockScreenFinding(in: context)]
     }
 
     /// The findings the agent's `status` gives, with `local` (what the command line sees for
@@ -94,6 +97,12 @@ extension DoctorCommand {
             findings.append(Finding(check: "state", level: .ok, message: "saved in \(string(.stateFile) ?? "?")"))
         }
         return findings
+    }
+
+    /// What a ringing alarm shows on this session's locked screen, and how it is stopped there.
+    static func lockScreenFinding(in context: CommandContext) -> Finding {
+        Finding(check: "locked screen", LockScreenReadiness.report(LockerProbe.situation(environment: context.environment,
+                                                                                          settingsDirectory: context.settingsDirectory)))
     }
 
     /// A do-not-disturb state to report: `state` "on", "off", or `nil`/"unknown" when it

@@ -64,6 +64,10 @@ final class BenchmarkRun {
                 try TrayCost.figures(tools: tools, plan: plan)
             }
         }
+        if steps.contains(.gnomeLockScreen) {
+            progress("due → lit display and → title readable on a locked GNOME Shell 43 and 48 (a shell per ring)")
+            attempt(GnomeLockScreenDelay.section, "due → lit locked screen", unit: "ms") { try GnomeLockScreenDelay.figures(tools: tools, plan: plan) }
+        }
 
         let script = ScriptPeer(session: bench.session, beep: beep)
         let peers = PeerMeasurements(plan: plan, session: bench.session)

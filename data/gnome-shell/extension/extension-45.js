@@ -13,14 +13,24 @@ import * as PopupMenu from 'resource:///org/gnome/shell/ui/popupMenu.js';
 import {Extension} from 'resource:///org/gnome/shell/extensions/extension.js';
 
 // @include indicator.js
+// @include lockscreen.js
 
 export default class TocsinExtension extends Extension {
     enable() {
         this._indicator = new TocsinIndicator();
         Main.panel.addToStatusArea(this.uuid, this._indicator);
+        this._lockScreen = new TocsinLockScreen();
     }
 
+    // Tocsin runs in the "unlock-dialog" session mode too (metadata.json): a wake-up alarm
+    // rings on a screen that locked hours ago, and the person it wakes must see which alarm it
+    // is and stop or snooze it there without unlocking, half awake — the lock screen's list
+    // (lockscreen.js) is drawn there and only there, and wakes the blanked screen while it
+    // rings. The top-bar item hides itself while locked (indicator.js says why). Nothing
+    // listens to the keyboard on the lock screen. Disabled whole, in every mode.
     disable() {
+        this._lockScreen?.destroy();
+        this._lockScreen = null;
         this._indicator?.destroy();
         this._indicator = null;
     }

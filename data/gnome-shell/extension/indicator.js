@@ -10,8 +10,8 @@
 // This is the indicator both builds share. GNOME 43 and 44 load extensions as scripts, GNOME 45
 // and later as ES modules, and no one file is both: scripts/gnome-shell-extension puts this file
 // in place of the "// @include indicator.js" line of extension-43.js or extension-45.js, which
-// bring Clutter, Gio, GLib, GObject, St, PanelMenu and PopupMenu into scope their own way, and
-// make the extension object that adds TocsinIndicator to the top bar.
+// bring Clutter, Gio, GLib, GObject, St, Main, PanelMenu and PopupMenu into scope their own way,
+// and make the extension object that adds TocsinIndicator to the top bar.
 
 const AGENT = 'io.github.tocsin.Agent';
 const HOST_NAME = 'io.github.tocsin.Panel';
@@ -45,6 +45,20 @@ class TocsinIndicator extends PanelMenu.Button {
         this._agentWatch = Gio.bus_watch_name_on_connection(this._bus, AGENT, Gio.BusNameWatcherFlags.NONE,
             () => this._refresh(), () => this._show(null));
         this._hostName = Gio.bus_own_name_on_connection(this._bus, HOST_NAME, Gio.BusNameOwnerFlags.NONE, null, null);
+        // Hidden on the lock screen, where the shell keeps extensions' top-bar items: its menu
+        // acts as the user (New timer, Stop all ringing, each alarm's actions), and the lock
+        // screen is not the user's session but what anyone at the machine sees; its label
+        // carries titles the user may keep private there. The lock screen's own list
+        // (lockscreen.js) shows what may be shown and offers only the ringing alarm's and the
+        // countdown's buttons.
+        this._sessionModeId = Main.sessionMode.connect('updated', () => this._syncVisible());
+    }
+
+    _syncVisible() {
+        const wasVisible = this.visible;
+        this.visible = (this._status ?? 'Passive') !== 'Passive' && !Main.sessionMode.isLocked;
+        if (this.visible && !wasVisible) this._loadMenu();
+        if (!this.visible && this.menu.isOpen) this.menu.close();
     }
 
     // While something rings, a click on the label stops it, as a click on the tray item does.
@@ -72,20 +86,16 @@ class TocsinIndicator extends PanelMenu.Button {
     }
 
     _refresh() {
-        this._call(ITEM_PATH, 'org.freedesktop.DBus.Properties', 'GetAll', new GLib.Variant('(s)', [ITEM_INTERFACE]), reply => {
-            const wasVisible = this.visible;
-            this._show(reply ? reply.deep_unpack()[0] : null);
-            if (this.visible && !wasVisible) this._loadMenu();
-        });
+        this._call(ITEM_PATH, 'org.freedesktop.DBus.Properties', 'GetAll', new GLib.Variant('(s)', [ITEM_INTERFACE]),
+            reply => this._show(reply ? reply.deep_unpack()[0] : null));
     }
 
     _show(properties) {
         const value = name => properties?.[name]?.deep_unpack();
         this._status = value('Status') ?? 'Passive';
-        this.visible = this._status !== 'Passive';
         this._label.text = value('XAyatanaLabel') ?? '';
         this._icon.icon_name = value('IconName') || 'io.github.tocsin.Agent-symbolic';
-        if (!this.visible && this.menu.isOpen) this.menu.close();
+        this._syncVisible();
     }
 
     _loadMenu() {
@@ -130,6 +140,7 @@ class TocsinIndicator extends PanelMenu.Button {
     }
 
     destroy() {
+        Main.sessionMode.disconnect(this._sessionModeId);
         for (const id of this._subscriptions) this._bus.signal_unsubscribe(id);
         Gio.bus_unwatch_name(this._agentWatch);
         Gio.bus_unown_name(this._hostName);
