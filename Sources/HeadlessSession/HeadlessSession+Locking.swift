@@ -8,7 +8,7 @@ extension HeadlessSession {
     public func lockScreen(timeout: Duration = .seconds(30)) throws {
         try ensureRunning()
         guard notificationServer == .gnomeShell else {
-            throw HeadlessSessionError.componentFailed(component: notificationServer.rawValue, reason: "this session cannot lock its screen", stderrTail: "")
+            throw HeadlessSessionError.componentFailed(component: notificationServer.rawValue, reason: "it has no lock of its own here; lock it with lockScreen(with:) and a Locker", stderrTail: "")
         }
         try GnomeLocking.lock(monitor: monitor, launcher: launcher, environment: environment, timeout: timeout)
     }
@@ -18,7 +18,7 @@ extension HeadlessSession {
         get throws {
             try ensureRunning()
             guard notificationServer == .gnomeShell else {
-                throw HeadlessSessionError.componentFailed(component: notificationServer.rawValue, reason: "this session has no lock screen", stderrTail: "")
+                throw HeadlessSessionError.componentFailed(component: notificationServer.rawValue, reason: "it has no lock of its own here; ask the ScreenLock that lockScreen(with:) returned", stderrTail: "")
             }
             return try GnomeLocking.isActive(launcher: launcher, environment: environment)
         }

@@ -71,6 +71,8 @@ enum BenchStep: String, CaseIterable, Sendable {
     case frozen
     /// Due → sound with the output unmuted and muted, on PulseAudio and PipeWire.
     case output
+    /// Due → lit display and due → title shown on a locked screen (Plasma's locker, xscreensaver).
+    case lockScreen = "lock-screen"
     /// Due → lit display and → title readable on GNOME Shell's locked screen (43 and 48).
     case gnomeLockScreen = "gnome-lock-screen"
     /// `at`, the sleep script (and KAlarm).

@@ -25,6 +25,8 @@ struct BenchPlan: Encodable, Sendable {
     let scriptSamples: Int
     /// Rings during which GetStatus and Stop are timed with two media players frozen.
     let frozenRounds: Int
+    /// Rings on a freshly locked screen, per locker (each sample locks anew).
+    let lockSamples: Int
     /// Locked GNOME sessions per release and kind (with the extension, without) in which one
     /// alarm rings: each needs a shell of its own, since a lit lock screen stays lit.
     let gnomeLockScreenSamples: Int
@@ -32,16 +34,16 @@ struct BenchPlan: Encodable, Sendable {
     static let full = BenchPlan(
         mode: "full", firePrecisionTimers: 400, timersPerBatch: 20, audioSamples: 20, idleWindow: .seconds(60),
         listRuns: 100, listRunsWithManyAlarms: 20, startupRuns: 5, schedulesAtManyAlarms: 10,
-        atJobs: 6, scriptSamples: 10, frozenRounds: 20, gnomeLockScreenSamples: 3)
+        atJobs: 6, scriptSamples: 10, frozenRounds: 20, lockSamples: 8, gnomeLockScreenSamples: 3)
 
     static let quick = BenchPlan(
         mode: "quick", firePrecisionTimers: 200, timersPerBatch: 20, audioSamples: 5, idleWindow: .seconds(8),
         listRuns: 30, listRunsWithManyAlarms: 5, startupRuns: 2, schedulesAtManyAlarms: 3,
-        atJobs: 2, scriptSamples: 5, frozenRounds: 5, gnomeLockScreenSamples: 1)
+        atJobs: 2, scriptSamples: 5, frozenRounds: 5, lockSamples: 3, gnomeLockScreenSamples: 1)
 
     private enum CodingKeys: String, CodingKey {
         case mode, firePrecisionTimers, timersPerBatch, audioSamples, idleWindowSeconds, listRuns, listRunsWithManyAlarms
-        case startupRuns, schedulesAtManyAlarms, atJobs, scriptSamples, frozenRounds, gnomeLockScreenSamples
+        case startupRuns, schedulesAtManyAlarms, atJobs, scriptSamples, frozenRounds, gnomeLockScreenSamples, lockSamples
     }
 
     /// Every size, with the idle window in seconds (Duration's own encoding is an opaque pair).
@@ -60,6 +62,7 @@ struct BenchPlan: Encodable, Sendable {
         try container.encode(scriptSamples, forKey: .scriptSamples)
         try container.encode(frozenRounds, forKey: .frozenRounds)
         try container.encode(gnomeLockScreenSamples, forKey: .gnomeLockScreenSamples)
+        try container.encode(lockSamples, forKey: .lockSamples)
     }
 
     /// "8 s, scaled ×7.5" or "60 s".

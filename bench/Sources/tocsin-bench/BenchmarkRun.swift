@@ -51,6 +51,12 @@ final class BenchmarkRun {
             progress("due → sound at the output, unmuted and muted, on PulseAudio and on PipeWire (sessions of their own)")
             attempt(OutputDelay.section, "due → first audio at the output", unit: "ms") { try OutputDelay.figures(tools: tools) }
         }
+        if steps.contains(.lockScreen) {
+            progress("due → lit display and due → title shown on a locked screen (Plasma's locker, xscreensaver; sessions of their own)")
+            attempt(LockScreenDelay.section, "due → lit display, due → title on the lock screen", unit: "s") {
+                try LockScreenDelay.figures(tools: tools, samples: plan.lockSamples)
+            }
+        }
         if steps.contains(.many) { measureManyAlarms(bench) }
         if steps.contains(.tray) {
             progress("the tray item in waybar's tray (a session of its own, with sway and mako)")
