@@ -11,7 +11,8 @@ import Testing
 /// - Plasma 5.27 (`ksmserver`'s kscreenlocker): the title in the greeter's media row once the
 ///   pointer moves; its play/pause, clicked, stops the alarm; its next snoozes it.
 /// - xscreensaver 6.06: the black screen lit when the alarm rings (the agent wakes it), its
-///   password dialog up, still locked; `playerctl` stops it.
+///   password dialog up, still locked, and kept lit past the dialog's own timeout while it
+///   rings; `playerctl` stops it.
 /// - i3lock 2.14 and swaylock 1.7: nothing of the alarm above them; `playerctl` stops and
 ///   snoozes it all the same.
 @Suite(.serialized) struct LockedScreenTests {

@@ -16,7 +16,8 @@ import TocsinCore
 /// - `org.kde.Solid.PowerManagement.wakeup`: Plasma's PowerDevil leaves idle and turns the
 ///   display on (what KClock calls on every ring).
 /// - `xscreensaver-command -deactivate`: xscreensaver unblanks (and, locked, shows its password
-///   dialog, which stays locked).
+///   dialog, which stays locked); kept lit while it rings (`XScreenSaverKeeper`), since its
+///   dialog goes after its own timeout, between two of the 10 s wakes.
 /// - `xset dpms force on` on X11: a display that DPMS turned off comes back on.
 ///
 /// Held awake with an `org.freedesktop.ScreenSaver` idle inhibitor (GNOME's, Plasma's, Xfce's)
@@ -35,6 +36,8 @@ final class DisplayWaker {
     private var inhibitAsked = false
     /// Ways that failed during this ring, said once each.
     private var failuresSaid: Set<String> = []
+    /// xscreensaver kept lit while a ring holds the display.
+    private let xscreensaverKeeper: XScreenSaverKeeper?
 
     init(log: AgentLog, connection: @escaping () -> OpaquePointer?, lockScreen: LockScreenService,
          environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -46,6 +49,7 @@ final class DisplayWaker {
         let x11 = !(environment["DISPLAY"] ?? "").isEmpty && (environment["WAYLAND_DISPLAY"] ?? "").isEmpty
         xscreensaverCommand = x11 ? Self.findProgram("xscreensaver-command") : nil
         xset = x11 ? Self.findProgram("xset") : nil
+        xscreensaverKeeper = xscreensaverCommand.map { XScreenSaverKeeper(program: $0, log: log) }
     }
 
     /// Wakes the display now.
@@ -71,7 +75,11 @@ final class DisplayWaker {
         if awake {
             failuresSaid = []
             inhibit()
-        } else if let cookie {
+            xscreensaverKeeper?.start()
+            return
+        }
+        xscreensaverKeeper?.stop()
+        if let cookie {
             self.cookie = nil
             call(ScreenSaverCall.unInhibit(cookie))
         }
