@@ -42,6 +42,9 @@ public final class HeadlessSession: @unchecked Sendable {
     public let notificationServer: NotificationServerKind
     /// For a server on Wayland (mako in sway): WAYLAND_DISPLAY and XDG_RUNTIME_DIR of its compositor.
     let waylandEnvironment: [String: String]?
+    /// What a program the user starts inside the compositor (a terminal in sway) has beside
+    /// `environment`: WAYLAND_DISPLAY and XDG_RUNTIME_DIR; `nil` for a session on X alone.
+    public var compositorEnvironment: [String: String]? { waylandEnvironment }
 
     let layout: SessionLayout
     let launcher: ChildLauncher

@@ -22,6 +22,7 @@ import Testing
         let fixture = try AgentSession("lock-plasma")
         let lock = try fixture.session.lockScreen(with: .plasma)
         #expect(try lock.isLocked, "kscreenlocker does not say it is locked")
+        try fixture.doctorOnceItSays("ok       locked screen: Plasma's lock screen shows a ringing alarm in its media row, with its title")
         let recording = try fixture.session.startRecording()
         let (id, due) = try Self.timer(fixture, "3s", "--title", "Pasta")
 
@@ -144,6 +145,7 @@ import Testing
         let fixture = try AgentSession("lock-xscreensaver")
         let lock = try fixture.session.lockScreen(with: .xscreensaver)
         #expect(try fixture.session.screenOverview().isDark, "xscreensaver's locked screen is not black")
+        try fixture.doctorOnceItSays("warning  locked screen: xscreensaver shows no controls while locked: Tocsin wakes the display and keeps it lit")
         let recording = try fixture.session.startRecording()
         let (id, due) = try Self.timer(fixture, "3s", "--title", "Pasta")
         // dunst's bubbles are drawn above xscreensaver's black window (no compositor; the
@@ -232,6 +234,15 @@ import Testing
     static func flatColourLocker(_ fixture: AgentSession, _ locker: Locker, alertDelivered: (String) throws -> Void) throws {
         let lock = try fixture.session.lockScreen(with: locker)
         #expect(try lock.isLocked)
+        // tocsin doctor, run where the user runs it (in sway: a terminal with its WAYLAND_DISPLAY),
+        // names the locker and says nothing of a notification shows there.
+        let said = locker == .i3lock ? "warning  locked screen: i3lock shows no notification" : "warning  locked screen: swaylock shows no notification while locked"
+        var doctor = ""
+        #expect(try fixture.eventually {
+            doctor = try fixture.tocsin(["doctor"], environment: fixture.session.compositorEnvironment ?? [:]).stdout
+            return doctor.contains(said)
+        }, "doctor never said “\(said)”: \(doctor)")
+        #expect(doctor.contains("playerctl -p tocsin play-pause"), "\(doctor)")
         let recording = try fixture.session.startRecording()
         let (id, due) = try Self.timer(fixture, "2s", "--title", "Nap", "--snooze", "6s")
         try alertDelivered("Nap")
