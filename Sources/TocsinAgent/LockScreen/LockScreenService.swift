@@ -145,14 +145,17 @@ final class LockScreenService {
                                      : TocsinError(.notFound, "The lock screen shows no alarm \(idText)."))
             return
         }
-        // Answered at once: a lock screen waits for nothing.
-        g_dbus_method_invocation_return_value(invocation, nil)
+        // Answered once the bus says who asks, before the press is made: answered first, a caller
+        // that leaves at once (busctl, a script) is gone before the bus can say who it was, and its
+        // press was taken for a stranger's (the clean-clone run at 7b740dc).
         isOwnUser(sender) { [weak self] own in
             guard let self else { return }
             guard own else {
                 log.warning("Ignoring the lock screen's \(key) from another user's program (\(sender)).")
+                refuse(invocation, TocsinError(.notAuthorized, "Only the user's own programs may press the lock screen's buttons."))
                 return
             }
+            g_dbus_method_invocation_return_value(invocation, nil)
             log.info("The lock screen's \(key) (from \(sender)) on \(idText): \(intent.verb).")
             onPress(intent, id)
         }

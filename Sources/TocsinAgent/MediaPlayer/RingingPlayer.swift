@@ -187,19 +187,27 @@ final class RingingPlayer {
     }
 
     private func call(_ method: String, of interface: String, sender: String, invocation: OpaquePointer) {
-        // Answered at once: a lock screen or a media key waits for nothing. Raise, Quit, Seek,
-        // SetPosition and OpenUri do nothing, as the Can… properties say.
-        g_dbus_method_invocation_return_value(invocation, nil)
-        guard interface == Self.playerInterface, let control = RingingPlayerContent.Control(rawValue: method) else { return }
-        // What the control does is read now, from the alarm the player showed when it was pressed.
-        guard let content, let intent = content.intent(for: control) else { return }
+        // Raise, Quit, Seek, SetPosition and OpenUri do nothing, as the Can… properties say, and
+        // are answered at once; so is a control that does nothing now.
+        guard interface == Self.playerInterface, let control = RingingPlayerContent.Control(rawValue: method),
+              let content, let intent = content.intent(for: control) else {
+            g_dbus_method_invocation_return_value(invocation, nil)
+            return
+        }
+        // What the control does is read now, from the alarm the player showed when it was pressed;
+        // it is answered once the bus says who asks (a moment), before the press is made:
+        // answered first, a caller that leaves at once (playerctl) was gone before the bus could
+        // say who it was, and its press was taken for a stranger's.
         let alarm = content.alarmID
         isOwnUser(sender) { [weak self] own in
             guard let self else { return }
             guard own else {
                 log.warning("Ignoring the media player's \(method) from another user's program (\(sender)).")
+                g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.AccessDenied",
+                                                           "Only the user's own programs may stop or snooze an alarm.")
                 return
             }
+            g_dbus_method_invocation_return_value(invocation, nil)
             log.info("The media player's \(method) (from \(sender)) answers “\(content.title)”: \(intent.verb).")
             onPress(intent, alarm)
         }
