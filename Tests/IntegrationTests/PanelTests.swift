@@ -136,17 +136,10 @@ import Testing
     /// shell's font has no glyph for "⏸" or "🔔", once put before the label, and drew a box.
     @Test(arguments: GnomeShellRelease.allCases)
     func gnomeShellsTopBarShowsTheCountdownAndItsMenuPausesIt(release: GnomeShellRelease) throws {
-        let uuid = "tocsin@tocsin.github.io"
-        let built = FileManager.default.temporaryDirectory.appendingPathComponent("tocsin-gnome-extension-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: built) }
-        let build = Process()
-        build.executableURL = AgentSession.repository.appendingPathComponent("scripts/gnome-shell-extension")
-        build.arguments = [release == .system ? "43" : "45", built.path]
-        try build.run()
-        build.waitUntilExit()
-        try #require(build.terminationStatus == 0, "scripts/gnome-shell-extension failed")
+        let built = try LockedGnome.buildExtension(for: release)
+        defer { try? FileManager.default.removeItem(at: built.deletingLastPathComponent()) }
         let fixture = try AgentSession("gnome-extension-\(release)", notificationServer: .gnomeShell, gnomeShellRelease: release,
-                                       gnomeShellExtensions: [built.appendingPathComponent(uuid)])
+                                       gnomeShellExtensions: [built])
         try GnomeDesktopTests.waitUntilTheAgentKnowsTheShell(fixture, release: release)
         let owned = fixture.eventually(timeout: 10) {
             (try? fixture.session.run(URL(fileURLWithPath: "/usr/bin/gdbus"), ["call", "--session", "-d", "org.freedesktop.DBus", "-o", "/org/freedesktop/DBus",
@@ -154,9 +147,9 @@ import Testing
         }
         // The shell's own word on it (gnome-extensions needs a service of its own from GNOME 45 on).
         let info = try fixture.session.run(URL(fileURLWithPath: "/usr/bin/busctl"), ["--user", "call", "org.gnome.Shell", "/org/gnome/Shell",
-                                                                                   "org.gnome.Shell.Extensions", "GetExtensionInfo", "s", uuid])
+                                                                                   "org.gnome.Shell.Extensions", "GetExtensionInfo", "s", LockedGnome.uuid])
         let errors = try fixture.session.run(URL(fileURLWithPath: "/usr/bin/busctl"), ["--user", "call", "org.gnome.Shell", "/org/gnome/Shell",
-                                                                                     "org.gnome.Shell.Extensions", "GetExtensionErrors", "s", uuid])
+                                                                                     "org.gnome.Shell.Extensions", "GetExtensionErrors", "s", LockedGnome.uuid])
         #expect(owned, "the extension is not running: \(info.stdout)\n\(errors.stdout)")
         try GnomeDesktopTests.letTheStartUpBannersGo(fixture)
         let icons = try TopBarItem.stateIcons(fixture)
