@@ -98,17 +98,10 @@ final class AppIntentDelivery {
         starting[appID] = Start(presses: [press], timeout: timeout)
     }
 
-    /// Starts `arguments` (the program looked up in PATH) in the agent's environment, detached:
-    /// GLib reaps it, and it keeps none of the agent's descriptors beyond the standard three,
-    /// so what it prints goes where the agent's output goes (the journal).
+    /// Starts `arguments` (the program looked up in PATH) in the agent's environment, detached
+    /// (`DetachedProcess`): what it prints goes where the agent's output goes (the journal).
     private static func spawn(_ arguments: [String]) throws(GLibError) {
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        _ = try GLibError.check { error in
-            argv.withUnsafeMutableBufferPointer { buffer in
-                g_spawn_async(nil, buffer.baseAddress, nil, G_SPAWN_SEARCH_PATH, nil, nil, nil, error)
-            }
-        }
+        try DetachedProcess.start(arguments)
     }
 
     /// Whether `appID`'s desktop entry, found the way desktops find it (GDesktopAppInfo

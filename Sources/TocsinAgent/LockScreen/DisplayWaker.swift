@@ -125,17 +125,10 @@ final class DisplayWaker {
         log.info("\(request.destination).\(request.method) did not answer (\(error?.message ?? "no reply")); the display is woken in the other ways.")
     }
 
-    /// Starts `arguments`, detached, its output discarded: GLib reaps it.
+    /// Starts `arguments`, detached, its output discarded.
     private func spawn(_ arguments: [String]) {
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
         do throws(GLibError) {
-            _ = try GLibError.check { error in
-                argv.withUnsafeMutableBufferPointer { buffer in
-                    g_spawn_async(nil, buffer.baseAddress, nil, GSpawnFlags(rawValue: G_SPAWN_STDOUT_TO_DEV_NULL.rawValue | G_SPAWN_STDERR_TO_DEV_NULL.rawValue),
-                                  nil, nil, nil, error)
-                }
-            }
+            try DetachedProcess.start(arguments, discardingOutput: true)
         } catch {
             if failuresSaid.insert(arguments[0]).inserted { log.info("\(arguments[0]) could not be started: \(error.message).") }
         }

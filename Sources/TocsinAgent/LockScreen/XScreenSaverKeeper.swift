@@ -49,7 +49,7 @@ final class XScreenSaverKeeper {
 
     private func repeatDeactivate() {
         guard holding else { return }
-        spawnDetached([program, "-deactivate"])
+        try? DetachedProcess.start([program, "-deactivate"], discardingOutput: true)
         repeating = MainLoop.after(seconds: 1) { [weak self] in self?.repeatDeactivate() }
     }
 
@@ -74,17 +74,5 @@ final class XScreenSaverKeeper {
             g_object_unref(source)
             box.answer(succeeded)
         }, Unmanaged.passRetained(Box(answer)).toOpaque())
-    }
-
-    /// Starts `arguments`, detached, its output discarded: GLib reaps it.
-    private func spawnDetached(_ arguments: [String]) {
-        var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        _ = try? GLibError.check { error in
-            argv.withUnsafeMutableBufferPointer { buffer in
-                g_spawn_async(nil, buffer.baseAddress, nil, GSpawnFlags(rawValue: G_SPAWN_STDOUT_TO_DEV_NULL.rawValue | G_SPAWN_STDERR_TO_DEV_NULL.rawValue),
-                              nil, nil, nil, error)
-            }
-        }
     }
 }
