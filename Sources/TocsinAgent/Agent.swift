@@ -50,6 +50,7 @@ public final class Agent {
     private var outputRaiseSettings: SettingsFileWatcher!
     private var lockScreenSettings: SettingsFileWatcher!
     private var mediaPlayers: MediaPlayerPauser!
+    private var plasmaLock: PlasmaLockWatcher?
     /// The agent once it owns its name and has read its state.
     private var running: RunningAgent?
     /// How long the signals of the start-up wait for watchers to register, in seconds.
@@ -165,6 +166,7 @@ public final class Agent {
         }
         lockScreenSettings.start()
         running.run(.started(in: timeZoneWatcher.current.timeZone))
+        plasmaLock = PlasmaLockWatcher(log: log, connection: service.connection) { isUp in running.run(.lockScreenKeepingPlayerChanged(isUp: isUp)) }
         // Follows the panel's tray from now on; the item shows once one is there.
         if configuration.showsTrayItem { tray.start() }
         service.handler = running

@@ -5,7 +5,8 @@ import TocsinCore
 
 /// Tocsin as a media player while an alarm rings: an MPRIS 2.2 player
 /// (`org.mpris.MediaPlayer2.tocsin`, object `/org/mpris/MediaPlayer2`) showing what
-/// `RingingPlayerContent` says. Lock screens that show a media row (Plasma's, GNOME 49's,
+/// `RingingPlayerContent` says (while Plasma's screen is locked, also between rings: stopped,
+/// with the next alarm). Lock screens that show a media row (Plasma's, GNOME 49's,
 /// gtklock's playerctl module), the media keys while locked, phone remotes (KDE Connect,
 /// GSConnect) and `playerctl` reach it where no notification can be reached.
 ///
@@ -61,6 +62,10 @@ final class RingingPlayer {
             var changed: [String: OpaquePointer] = [:]
             if old.title != new.title || old.artist != new.artist || old.trackID != new.trackID { changed["Metadata"] = Self.metadata(of: new) }
             if old.canGoNext != new.canGoNext { changed["CanGoNext"] = g_variant_new_boolean(new.canGoNext ? 1 : 0) }
+            if old.isRinging != new.isRinging {
+                changed["PlaybackStatus"] = g_variant_new_string(Self.playbackStatus(of: new))
+                for control in ["CanControl", "CanPlay", "CanPause"] { changed[control] = g_variant_new_boolean(new.isRinging ? 1 : 0) }
+            }
             if !changed.isEmpty { emitPropertiesChanged(Self.playerInterface, changed) }
         case (nil, nil):
             break
@@ -173,17 +178,22 @@ final class RingingPlayer {
         }
         let content = content
         switch name {
-        // The objects are there only while an alarm rings; "Stopped" is said only if a read is
-        // ever answered without one.
-        case "PlaybackStatus": return g_variant_new_string(content == nil ? "Stopped" : "Playing")
+        case "PlaybackStatus": return g_variant_new_string(Self.playbackStatus(of: content))
         case "Metadata": return content.map(Self.metadata) ?? Variant.make(variants: [:])
         case "Rate", "MinimumRate", "MaximumRate", "Volume": return g_variant_new_double(1)
         case "Position": return g_variant_new_int64(0)
         case "CanGoNext": return g_variant_new_boolean(content?.canGoNext == true ? 1 : 0)
-        case "CanControl", "CanPlay", "CanPause": return g_variant_new_boolean(1)
+        // Waiting between rings, nothing can be done: Plasma's lock screen greys the row.
+        case "CanControl", "CanPlay", "CanPause": return g_variant_new_boolean(content?.isRinging == true ? 1 : 0)
         case "CanGoPrevious", "CanSeek": return g_variant_new_boolean(0)
         default: return nil
         }
+    }
+
+    /// `PlaybackStatus`: "Playing" while the alarm shown rings, "Stopped" while the player waits
+    /// for the next (and if a read is ever answered with nothing to show).
+    private static func playbackStatus(of content: RingingPlayerContent?) -> String {
+        content?.isRinging == true ? "Playing" : "Stopped"
     }
 
     private func call(_ method: String, of interface: String, sender: String, invocation: OpaquePointer) {

@@ -39,8 +39,12 @@ public struct AgentState: Sendable {
         /// Whether a panel shows the tray, and with it every countdown: then the clock's whole
         /// seconds are woken for even when no countdown notification is on screen.
         public internal(set) var panelIsShown = false
-        /// What Tocsin's media player shows: the alarm ringing longest; `nil` while none rings.
+        /// What Tocsin's media player shows: the alarm ringing longest; while none rings, the next
+        /// to ring if `lockScreenKeepsPlayer`; otherwise `nil`, and there is no player.
         public internal(set) var player: RingingPlayerContent?
+        /// Whether a lock screen is up that must keep seeing Tocsin's player between rings
+        /// (`AgentInput.lockScreenKeepingPlayerChanged`).
+        public internal(set) var lockScreenKeepsPlayer = false
         /// What the lock screen's surfaces were last given (`LockScreenContent`); `nil` before the
         /// first decision.
         public internal(set) var lockScreen: LockScreenContent?

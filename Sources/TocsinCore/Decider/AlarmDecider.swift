@@ -72,6 +72,8 @@ public enum AlarmDecider {
             effects += state.adopt(outputRaise: settings, now: now)
         case .lockScreenSettingsChanged(let settings):
             effects += state.adopt(lockScreen: settings, now: now)
+        case .lockScreenKeepingPlayerChanged(let isUp):
+            effects += state.adopt(lockScreenKeepingPlayer: isUp)
         }
         let displayWake = state.screen.nextDisplayWake
         effects = state.guardingOutput(effects, now: now)
@@ -85,9 +87,10 @@ public enum AlarmDecider {
                 effects.append(deadline)
             }
         }
-        // What the lock screen shows follows the book as this decision left it; it goes out
-        // before the save of time's changes, the timers and the tray, which stay last.
-        let lockScreen = state.followLockScreen()
+        // What the lock screen shows follows the book as this decision left it (and so does the
+        // media player waiting there between rings); it goes out before the save of time's
+        // changes, the timers and the tray, which stay last.
+        let lockScreen = state.followLockScreen() + state.followPlayer()
         guard !lockScreen.isEmpty else { return effects }
         let timers = effects.lastIndex { !$0.endsADecision }.map { $0 + 1 } ?? 0
         effects.insert(contentsOf: lockScreen, at: timers)

@@ -84,6 +84,20 @@ public struct AlarmBook: Sendable, Equatable {
     /// The earliest instant at which an alarm (not a timer) rings: the machine should be awake then.
     public var nextAlarmFireDate: Date? { alarmFireDates.first?.date }
 
+    /// The alarm that rings next without anyone pressing anything, and when: the earliest end of
+    /// a countdown (timers, snoozes, pre-alerts) or of an alarm waiting for its time; ties go to
+    /// the alarm created first. `nil` when nothing will ring (only paused or ringing ones, or none).
+    public var nextToRing: (alarm: Alarm, date: Date)? {
+        var next: (alarm: Alarm, date: Date)?
+        if let entry = alarmFireDates.first, let alarm = alarmsByID[entry.id] { next = (alarm, entry.date) }
+        for alarm in countingDown {
+            guard case .countdown(let phase) = alarm.state else { continue }
+            if let current = next, current.date < phase.fireDate || (current.date == phase.fireDate && Self.oldestFirst(current.alarm, alarm)) { continue }
+            next = (alarm, phase.fireDate)
+        }
+        return next
+    }
+
     /// How many alarms application `app` holds.
     public func alarmCount(ownedBy app: String) -> Int { alarmCountByApp[app, default: 0] }
 

@@ -99,7 +99,7 @@ public struct NotificationTraffic<Key: Hashable>: Sendable where Key: Sendable {
             }
             best = (key, slot)
         }
-        guard var (key, slot) = best else { return nil }
+        guard case (let key, var slot)? = best else { return nil }
         slot.busy = true
         let job: Job
         if slot.closeWanted {

@@ -9,6 +9,10 @@ import FoundationEssentials
 /// It shows one alarm, the one ringing longest — the one the user has been woken by; when it is
 /// answered, the next one shows. The artist line says what the controls do, since a lock screen
 /// draws only a media player's usual buttons.
+///
+/// Where a lock screen loses sight of players that come after the last one left (Plasma 5.27's
+/// greeter, `AgentState.Screen.lockScreenKeepsPlayer`), the player also *waits* there between
+/// rings: stopped, without controls, showing the alarm that rings next and when.
 public struct RingingPlayerContent: Sendable, Equatable {
     /// A control of the player: MPRIS's methods, by their names on the bus.
     public enum Control: String, Sendable, CaseIterable {
@@ -33,6 +37,10 @@ public struct RingingPlayerContent: Sendable, Equatable {
     /// The track's id (`mpris:trackid`), an object path of the alarm's own: a client that follows
     /// tracks sees a new one when another alarm shows.
     public var trackID: String
+
+    /// Whether the alarm shown rings now (MPRIS "Playing", its controls live), rather than being
+    /// the next to ring ("Stopped", no control does anything).
+    public var isRinging: Bool
 
     /// Whether the player offers Next.
     public var canGoNext: Bool { nextIntent != nil }
@@ -60,16 +68,35 @@ public struct RingingPlayerContent: Sendable, Equatable {
             nextIntent = nil
         }
         self.artist = artist
-        // An object path's elements take no "-".
-        trackID = "/io/github/tocsin/Alarm/" + String(alarm.id.uuidString.lowercased().map { $0 == "-" ? "_" : $0 })
+        isRinging = true
+        trackID = Self.trackID(of: alarm)
+    }
+
+    /// The player waiting for the next ring of `book`: that alarm, titled as `settings` allows,
+    /// the artist line saying when it rings ("Rings at 07:00", the time written by `timeOfDay`);
+    /// `nil` when nothing will ring.
+    public init?(waitingFor book: AlarmBook, settings: LockScreenSettings = .standard, timeOfDay: (Date) -> String) {
+        guard let (alarm, date) = book.nextToRing else { return nil }
+        alarmID = alarm.id
+        title = settings.title(of: alarm)
+        artist = "Rings at \(timeOfDay(date))"
+        nextIntent = nil
+        isRinging = false
+        trackID = Self.trackID(of: alarm)
+    }
+
+    /// The track id of `alarm`'s (an object path's elements take no "-").
+    private static func trackID(of alarm: Alarm) -> String {
+        "/io/github/tocsin/Alarm/" + String(alarm.id.uuidString.lowercased().map { $0 == "-" ? "_" : $0 })
     }
 
     /// The intent `control` performs on the alarm shown, as the notification's button of the
     /// same intent does; `nil` for a control that does nothing (Previous, Next without a second
     /// button). Play and Pause stop it too: a lock screen's one big button, and the media key,
-    /// send either, depending on what the player says it does.
+    /// send either, depending on what the player says it does. Nothing while the player waits.
     public func intent(for control: Control) -> AlarmIntent? {
-        switch control {
+        guard isRinging else { return nil }
+        return switch control {
         case .play, .pause, .playPause, .stop: .stop
         case .next: nextIntent
         case .previous: nil

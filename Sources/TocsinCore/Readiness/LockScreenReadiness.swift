@@ -50,8 +50,7 @@ public enum LockScreenReadiness {
             return ReadinessReport(.warning, "GNOME Shell\(major.map { " \($0)" } ?? "")'s lock screen shows a row with \(title) but no buttons\(mediaRow); the display is lit for 15 s only, and not at all in do-not-disturb; the media key (play/pause) stops it",
                                    fix: "gnome-extensions enable tocsin@tocsin.github.io: Stop and Snooze on the lock screen, and a display kept lit while it rings.")
         case .plasma:
-            // Both limits are Plasma 5.27's greeter's, found by LockedScreenTests.
-            return ReadinessReport(.ok, "Plasma's lock screen shows a ringing alarm in its media row, with \(title) (move the mouse or press a key): play/pause stops it, next snoozes it; the greeter does not show a ring that starts after another has ended, and keeps showing a music player that was playing before")
+            return ReadinessReport(.ok, "Plasma's lock screen shows a ringing alarm in its media row, with \(title) (move the mouse or press a key): play/pause stops it, next snoozes it; between rings the row shows the next alarm and when it rings")
         case .xfce4Screensaver:
             return ReadinessReport(.warning, "xfce4-screensaver shows nothing of an alarm while locked; Tocsin wakes the display, and the media keys stop it where a daemon outside the locker takes them",
                                    fix: "Stop it after unlocking, with a phone's media remote (KDE Connect, GSConnect), or bind “playerctl -p tocsin play-pause” to a key your desktop passes through while locked.")

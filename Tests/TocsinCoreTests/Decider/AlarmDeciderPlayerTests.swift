@@ -79,4 +79,42 @@ struct AlarmDeciderPlayerTests {
         let effects = AlarmDecider.decide(&state, .started(in: .utc), now: at(20))
         #expect(Self.players(effects).map { $0?.title } == ["Wake up"])
     }
+
+    @Test("While Plasma's screen is locked the player stays between rings, waiting with the next alarm: through a snooze, after a Stop while another counts down; it goes with the lock screen")
+    func waitsOnPlasmasLockScreen() throws {
+        var run = try DeciderRun(AlarmRequest(title: "Nap", duration: 60, snoozeDuration: 300), AlarmRequest(title: "Eggs", duration: 900))
+        _ = run.feed(.timePassed, at: 10)
+        let locked = run.feed(.lockScreenKeepingPlayerChanged(isUp: true), at: 20)
+        let nap = try #require(Self.players(locked).first ?? nil)
+        #expect(Self.players(locked).count == 1 && !nap.isRinging && nap.title == "Nap" && nap.artist.hasPrefix("Rings at "), "\(locked)")
+        #expect(Self.players(run.feed(.lockScreenKeepingPlayerChanged(isUp: true), at: 21)).isEmpty, "told twice: nothing new")
+
+        // It rings: the player plays, right after the sound, as without the lock screen.
+        let fired = run.feed(.timePassed, at: 60)
+        let ring = try #require(fired.firstIndex { if case .ring = $0 { true } else { false } })
+        #expect(Self.players(fired).count == 1 && fired[ring + 1] == .showPlayer(RingingPlayerContent(alarms: run.book.alarms)))
+        // Snoozed: the player stays, waiting for the snooze's end (t+362), not gone.
+        let snoozed = run.perform(.secondary, on: run.id(1), by: .press, at: 62)
+        let waiting = try #require(Self.players(snoozed).first ?? nil)
+        #expect(Self.players(snoozed).count == 1 && !waiting.isRinging && waiting.title == "Nap", "\(snoozed)")
+        #expect(waiting.artist == "Rings at \(run.state.contentWriter.timeOfDay(at(362)))")
+        #expect(Self.players(run.feed(.timePassed, at: 362)).first??.isRinging == true, "the snoozed alarm rings again with its player")
+        // Stopped: Eggs counts down still, and the player waits with it.
+        let stopped = run.perform(.stop, on: run.id(1), by: .press, at: 363)
+        #expect(Self.players(stopped).map { $0?.title } == ["Eggs"] && run.state.screen.player?.isRinging == false)
+        // Cancelled too: nothing will ring, no player; a new timer set while locked brings it back.
+        #expect(Self.players(run.perform(.cancel, on: run.id(2), by: .press, at: 364)) == [nil])
+        let tea = run.ask(.schedule(AlarmRequest(title: "Tea", duration: 30), id: fixedID(9), owner: nil, confinement: .unconfined, ownerLimit: nil), at: 365)
+        #expect(Self.players(tea).map { $0?.title } == ["Tea"] && run.state.screen.player?.isRinging == false)
+        // Unlocked: the player goes.
+        #expect(Self.players(run.feed(.lockScreenKeepingPlayerChanged(isUp: false), at: 366)) == [nil])
+    }
+
+    @Test("Not locked (or another desktop's lock screen): a snooze takes the player off the bus, as it always did")
+    func goesWithoutPlasmasLockScreen() throws {
+        var run = try DeciderRun(AlarmRequest(title: "Nap", duration: 60, snoozeDuration: 300), AlarmRequest(title: "Eggs", duration: 900))
+        _ = run.feed(.timePassed, at: 60)
+        #expect(Self.players(run.perform(.secondary, on: run.id(1), by: .press, at: 62)) == [nil])
+        #expect(run.state.screen.player == nil)
+    }
 }

@@ -37,6 +37,8 @@ struct AlarmDeciderWalkTests {
         var outputSettings = OutputRaiseSettings.standard
         /// What a locked screen may show, as the agent was last told.
         var lockScreenSettings = LockScreenSettings.standard
+        /// Whether Plasma's lock screen is up (the player then waits there between rings).
+        var plasmaLocked = false
         /// The sound server as the walk plays it: the default output's levels as they are, as
         /// its user last set them, whether the server answers, and the restore record on disk.
         var output = OutputLevels(channelVolumes: [OutputLevels.volume(percent: 3), OutputLevels.volume(percent: 3)], isMuted: true)
@@ -109,7 +111,7 @@ struct AlarmDeciderWalkTests {
         mutating func randomStep() throws {
             let alarms = run.book.alarms
             let some = alarms.isEmpty ? fixedID(999) : alarms[random(0...(alarms.count - 1))].id
-            switch random(0...115) {
+            switch random(0...118) {
             case 0..<35:
                 // Mostly as the agent's timer wakes it; now and then after a sleep.
                 let target = chance(85) ? (armed ?? at(seconds + 60)) : at(seconds + Double(random(60...14_400)))
@@ -175,6 +177,9 @@ struct AlarmDeciderWalkTests {
             case 113..<116:
                 lockScreenSettings = LockScreenSettings(showsTitles: chance(50))
                 try step("lock-screen titles \(lockScreenSettings.showsTitles)", .lockScreenSettingsChanged(lockScreenSettings))
+            case 116..<119:
+                plasmaLocked.toggle()
+                try step(plasmaLocked ? "Plasma locked" : "Plasma unlocked", .lockScreenKeepingPlayerChanged(isUp: plasmaLocked))
             default:
                 if let ringing = alarms.first(where: { $0.state.name == .alerting }) { try step("phones rung", .phonesRung(ringing)) }
             }
@@ -200,6 +205,7 @@ struct AlarmDeciderWalkTests {
             try feed(.phoneSettingsChanged(phoneSettings))
             try feed(.outputRaiseSettingsChanged(outputSettings))
             try feed(.lockScreenSettingsChanged(lockScreenSettings))
+            try feed(.lockScreenKeepingPlayerChanged(isUp: plasmaLocked))
             try step("started", .started(in: zone))
             try step("output reported", .soundOutputChanged(outputReport))
         }
@@ -291,8 +297,11 @@ struct AlarmDeciderWalkTests {
             #expect(run.state.pendingChange == nil, "a change left waiting: \(context)")
             // Sound plays exactly while an alarm rings: every sound started is stopped.
             #expect(sounding == Set(book.alarms.filter { $0.state.name == .alerting }.map(\.id)), "sound and ringing disagree: \(context)")
-            // The media player is there exactly while an alarm rings, and shows the one ringing longest.
-            #expect(player == RingingPlayerContent(alarms: book.alarms, settings: lockScreenSettings), "the player shows \(player?.title ?? "nothing"): \(context)")
+            // The media player is there while an alarm rings, and shows the one ringing longest;
+            // otherwise, while Plasma's screen is locked, the one that rings next, if any.
+            let waiting = plasmaLocked ? RingingPlayerContent(waitingFor: book, settings: lockScreenSettings, timeOfDay: run.state.contentWriter.timeOfDay) : nil
+            #expect(player == RingingPlayerContent(alarms: book.alarms, settings: lockScreenSettings) ?? waiting,
+                    "the player shows \(player.map { "\($0.title) (\($0.artist))" } ?? "nothing"): \(context)")
             // The display is held lit exactly while an alarm rings, and the agent wakes in time
             // to wake it again; the lock screen shows every alarm on screen as it is.
             #expect(displayHeld == !sounding.isEmpty, "display held \(displayHeld) with \(sounding.count) ringing: \(context)")

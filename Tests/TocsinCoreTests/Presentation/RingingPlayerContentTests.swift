@@ -66,4 +66,36 @@ struct RingingPlayerContentTests {
         let together = try Self.book(AlarmRequest(title: "One", duration: 10), AlarmRequest(title: "Two", duration: 10), advancedTo: 10)
         #expect(RingingPlayerContent(alarms: together.alarms.reversed())?.title == "One")
     }
+
+    /// Times of day as the tests write them: seconds after `t0`.
+    static func clock(_ date: Date) -> String { "t+\(Int(date.timeIntervalSince(t0)))" }
+
+    @Test("Waiting between rings: the alarm that rings next (a timer's end, a snooze, an alarm's time, whichever is first), when it rings, no control doing anything")
+    func waiting() throws {
+        // Bread waits for its time (t+3600), Tea counts down to t+600, Soup is paused.
+        var book = try Self.book(AlarmRequest(kind: .alarm, schedule: .fixed(at(3600)), title: "Bread", duration: 0),
+                                 AlarmRequest(title: "Tea", duration: 600), AlarmRequest(title: "Soup", duration: 60), advancedTo: 10)
+        _ = try book.perform(.pause, on: fixedID(3), now: at(10))
+        let content = try #require(RingingPlayerContent(waitingFor: book, timeOfDay: Self.clock))
+        #expect(content.alarmID == fixedID(2) && content.title == "Tea" && content.artist == "Rings at t+600")
+        #expect(!content.isRinging && !content.canGoNext)
+        #expect(RingingPlayerContent.Control.allCases.allSatisfy { content.intent(for: $0) == nil }, "a control of a player that waits does nothing")
+        #expect(content.trackID == "/io/github/tocsin/Alarm/00000000_0000_0000_0000_000000000002")
+
+        _ = try book.perform(.cancel, on: fixedID(2), now: at(20))
+        #expect(RingingPlayerContent(waitingFor: book, timeOfDay: Self.clock)?.title == "Bread", "the alarm's time, once no countdown ends sooner")
+        #expect(RingingPlayerContent(waitingFor: book, settings: LockScreenSettings(showsTitles: false), timeOfDay: Self.clock)?.title == "Alarm",
+                "titles kept off the lock screen")
+        _ = try book.perform(.cancel, on: fixedID(1), now: at(30))
+        #expect(RingingPlayerContent(waitingFor: book, timeOfDay: Self.clock) == nil, "only a paused one left: nothing will ring")
+    }
+
+    @Test("Waiting after a snooze: the snoozed alarm, ringing again at the snooze's end")
+    func waitingForASnooze() throws {
+        var book = try Self.book(AlarmRequest(title: "Nap", duration: 1, snoozeDuration: 300), AlarmRequest(title: "Eggs", duration: 900), advancedTo: 2)
+        #expect(RingingPlayerContent(alarms: book.alarms)?.isRinging == true)
+        _ = try book.perform(.secondary, on: fixedID(1), now: at(5))
+        let content = try #require(RingingPlayerContent(waitingFor: book, timeOfDay: Self.clock))
+        #expect(content.title == "Nap" && content.artist == "Rings at t+305")
+    }
 }

@@ -1,0 +1,92 @@
+import BusTestSupport
+import CGLib
+import Foundation
+import GLibSupport
+import Testing
+@testable import TocsinAgent
+
+/// The agent follows Plasma's locker (`org.kde.screensaver`) on the session bus — here a private
+/// bus, with a connection owning the locker's name and answering `GetActive` as kscreenlocker
+/// does; LockedScreenTests follow the real one.
+@Suite(.serialized) struct PlasmaLockWatcherTests {
+    /// What the stand-in locker answers to `GetActive`.
+    nonisolated(unsafe) static var lockerIsActive = false
+
+    @Test func aScreenLockedBeforeTheAgentStartsIsSeenThenEachChangeAndTheLockersDeparture() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        try withOwnMainContext { context in
+            var told: [Bool] = []
+            let locker = try bus.connect()
+            let registration = try Self.exportScreenSaver(on: locker)
+            Self.lockerIsActive = true
+            try PrivateBus.requestName(PlasmaLockWatcher.lockerName, on: locker)
+            let agent = try bus.connect()
+            defer { g_object_unref(UnsafeMutableRawPointer(agent)) }
+            let watcher = PlasmaLockWatcher(log: AgentLog { _ in }, connection: agent) { told.append($0) }
+            #expect(runMainContext(context, for: 3) { told == [true] }, "locked before the agent came: \(told)")
+
+            try Self.emitActiveChanged(on: locker, false)
+            #expect(runMainContext(context, for: 3) { told == [true, false] }, "unlocked: \(told)")
+            try Self.emitActiveChanged(on: locker, false)
+            try Self.emitActiveChanged(on: locker, true)
+            #expect(runMainContext(context, for: 3) { told == [true, false, true] }, "a repeated false is told once: \(told)")
+
+            // The locker leaves the bus (ksmserver quits) with the screen locked: no lock screen of its is up.
+            g_dbus_connection_unregister_object(locker, registration)
+            g_dbus_connection_close_sync(locker, nil, nil)
+            g_object_unref(UnsafeMutableRawPointer(locker))
+            #expect(runMainContext(context, for: 3) { told == [true, false, true, false] }, "the locker left: \(told)")
+            withExtendedLifetime(watcher) {}
+        }
+    }
+
+    @Test func anotherProgramsActiveChangedIsIgnored() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        try withOwnMainContext { context in
+            var told: [Bool] = []
+            let impostor = try bus.connect()
+            defer { g_object_unref(UnsafeMutableRawPointer(impostor)) }
+            let agent = try bus.connect()
+            defer { g_object_unref(UnsafeMutableRawPointer(agent)) }
+            let watcher = PlasmaLockWatcher(log: AgentLog { _ in }, connection: agent) { told.append($0) }
+            _ = runMainContext(context, for: 0.3)
+            // GNOME's screensaver proxy says ActiveChanged on the same interface; it is not Plasma's locker.
+            try Self.emitActiveChanged(on: impostor, true)
+            _ = runMainContext(context, for: 0.7) { !told.isEmpty }
+            #expect(told.isEmpty)
+            withExtendedLifetime(watcher) {}
+        }
+    }
+
+    /// `org.freedesktop.ScreenSaver` at `/ScreenSaver` on `connection`, whose `GetActive` answers
+    /// `lockerIsActive`.
+    static func exportScreenSaver(on connection: OpaquePointer) throws -> guint {
+        let xml = """
+            <node><interface name="org.freedesktop.ScreenSaver">
+              <method name="GetActive"><arg type="b" direction="out"/></method>
+              <signal name="ActiveChanged"><arg type="b"/></signal>
+            </interface></node>
+            """
+        let node = try #require(try GLibError.check { g_dbus_node_info_new_for_xml(xml, $0) })
+        defer { g_dbus_node_info_unref(node) }
+        var vtable = GDBusInterfaceVTable(
+            method_call: { _, _, _, _, _, _, invocation, _ in
+                g_dbus_method_invocation_return_value(invocation, Variant.tuple([g_variant_new_boolean(PlasmaLockWatcherTests.lockerIsActive ? 1 : 0)]))
+            },
+            get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil))
+        return try GLibError.check {
+            g_dbus_connection_register_object(connection, "/ScreenSaver", node.pointee.interfaces[0], &vtable, nil, nil, $0)
+        }
+    }
+
+    /// kscreenlocker's `ActiveChanged(active)` from `connection`.
+    static func emitActiveChanged(on connection: OpaquePointer, _ active: Bool) throws {
+        _ = try GLibError.check {
+            g_dbus_connection_emit_signal(connection, nil, "/ScreenSaver", "org.freedesktop.ScreenSaver", "ActiveChanged",
+                                          Variant.tuple([g_variant_new_boolean(active ? 1 : 0)]), $0)
+        }
+        g_dbus_connection_flush_sync(connection, nil, nil)
+    }
+}
