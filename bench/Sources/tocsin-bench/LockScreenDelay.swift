@@ -3,7 +3,7 @@ import HeadlessSession
 
 /// How soon a person sees a ringing alarm on a locked screen: from a timer's due time to
 /// xscreensaver's black screen lit (its password dialog up: the agent wakes it), and to the
-/// alarm's title in Plasma 5.27's lock-screen media row (the greeter's controls shown by a
+/// ringing alarm in Plasma 5.27's lock-screen media row (the greeter's controls shown by a
 /// pointer moved just before, as a hand reaching for the mouse). Each sample locks the screen
 /// anew, so that every sample starts from the same screen (xscreensaver's dialog stays up 27 s).
 /// i3lock and swaylock show nothing of an alarm and have no display to wake: nothing to time.
@@ -25,7 +25,7 @@ enum LockScreenDelay {
 
     static func figures(tools: BenchTools, samples: Int) throws -> [Figure] {
         var figures: [Figure] = []
-        let label = "due → alarm's title in Plasma 5.27's lock-screen media row (pointer moved before; \(samples) rings, a fresh lock each)"
+        let label = "due → the ringing alarm in Plasma 5.27's lock-screen media row, its buttons lit (pointer moved before; \(samples) rings, a fresh lock each)"
         do {
             let (delays, notes) = try plasma(tools: tools, samples: samples)
             figures.append(.samples(delays, section: section, label: label, unit: "ms", note: notes.isEmpty ? nil : notes.joined(separator: "; "),
