@@ -70,6 +70,7 @@ import Testing
         // never show a player that left the bus and came back: the agent keeps it there).
         let waiting = try Self.mediaRow(fixture, showing: "Rings at", after: Date(), timeout: 10).screen
         #expect(waiting.contains("Nap"), "the snoozed alarm's title is not in the row:\n\(waiting)")
+        waiting.keepForREADME(as: "plasma-lock-screen-snoozed.png")
 
         // It rings again 8 s later, heard, the screen still locked.
         #expect(try fixture.eventually(timeout: 20) { try fixture.alarm(id)?.string("state") == "alerting" }, "the snoozed alarm did not ring again")
