@@ -9,6 +9,9 @@ enum GtklockLocker {
     /// Where trixie's gtklock-playerctl-module keeps the module, in the tree.
     static let playerctlModules = ["usr/lib/x86_64-linux-gnu/gtklock/playerctl-module.so", "usr/lib/aarch64-linux-gnu/gtklock/playerctl-module.so"]
 
+    /// Starts gtklock with the module as the session's own user, on sway's Wayland display, and
+    /// returns once sway said it is locked and gtklock has drawn its screen; throws naming
+    /// gtklock in a session without trixie's sway, or when it exits or takes longer than 30 s.
     static func lock(_ session: HeadlessSession) throws -> ScreenLock {
         guard session.notificationServer == .mako, session.swayRelease == .trixie, let wayland = session.waylandEnvironment else {
             throw HeadlessSessionError.componentFailed(
