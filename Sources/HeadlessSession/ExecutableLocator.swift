@@ -13,7 +13,7 @@ enum ExecutableLocator {
         "xfconf-query": "xfconf", "xfconfd": "xfconf", "xfce4-notifyd": "xfce4-notifyd",
         "sway": "sway", "mako": "mako-notifier", "makoctl": "mako-notifier", "grim": "grim", "runuser": "util-linux", "useradd": "passwd",
         "gnome-shell": "gnome-shell", "gjs": "gjs", "gsettings": "libglib2.0-bin", "gdbus": "libglib2.0-bin",
-        "plasmashell": "plasma-desktop", "kded5": "kded5", "kglobalaccel5": "kglobalaccel5", "kactivitymanagerd": "kactivitymanagerd",
+        "bwrap": "bubblewrap", "plasmashell": "plasma-desktop", "kded5": "kded5", "kglobalaccel5": "kglobalaccel5", "kactivitymanagerd": "kactivitymanagerd",
     ]
 
     /// Where Debian keeps programs that are not on PATH (xfconfd, xfce4-notifyd).

@@ -112,25 +112,13 @@ enum GnomeShell {
         init(release: GnomeShellRelease, environment: [String: String]) throws {
             self.release = release
             self.environment = environment
-            if release == .trixie, !FileManager.default.isExecutableFile(atPath: GnomeShellRelease.trixieRoot.appendingPathComponent("usr/bin/gnome-shell").path) {
-                throw HeadlessSessionError.componentFailed(component: "gnome-shell 48", reason: "not installed in \(GnomeShellRelease.trixieRoot.path) "
-                                                           + "(scripts/install-gnome-shell-trixie installs it)", stderrTail: "")
-            }
+            if release == .trixie { try TrixieTree.require("usr/bin/gnome-shell", component: "gnome-shell 48") }
         }
 
         /// The executable and arguments that run `program` with `arguments`.
         func command(_ program: String, _ arguments: [String]) throws -> (URL, [String]) {
             guard release == .trixie else { return (try ExecutableLocator.find(program, environment: environment), arguments) }
-            var shared = ["/tmp", FileManager.default.temporaryDirectory.path]
-            // Data directories of the session's own (Tocsin's icons) seen at the same paths; the
-            // system's are trixie's own.
-            shared += (environment["XDG_DATA_DIRS"] ?? "").split(separator: ":").map(String.init)
-                .filter { !$0.hasPrefix("/usr/") && FileManager.default.fileExists(atPath: $0) }
-            var binds = ["--bind", GnomeShellRelease.trixieRoot.path, "/", "--dev-bind", "/dev", "/dev", "--proc", "/proc", "--bind", "/sys", "/sys"]
-            // A /run of its own with systemd's seats directory: 48 can lock only where it finds one (`GnomeLocking`).
-            binds += ["--tmpfs", "/run", "--dir", "/run/systemd/seats"]
-            for path in Set(shared).sorted() { binds += ["--bind", path, path] }
-            return (try ExecutableLocator.find("bwrap", environment: environment), binds + ["--", program] + arguments)
+            return try TrixieTree.command(program, arguments, environment: environment)
         }
 
         /// Runs the release's gsettings (its schemas) with `arguments`.

@@ -3,14 +3,14 @@ import Foundation
 extension HeadlessSession {
     /// Locks the session's screen with `locker`, for real, and returns once the locker says it
     /// is locked and has drawn its screen: Plasma's greeter its wallpaper, xscreensaver a black
-    /// screen, i3lock and swaylock their flat colour over everything. The locker's processes
-    /// end with the session (or with `ScreenLock.unlock()`).
+    /// screen, i3lock and swaylock their flat colour over everything, gtklock its clock. The
+    /// locker's processes end with the session (or with `ScreenLock.unlock()`).
     ///
     /// GNOME Shell sessions lock with GNOME's own lock instead, `lockScreen(timeout:)`.
-    /// `.swaylock` needs a session whose notification server is `.mako` (it locks that sway);
-    /// the others lock the X display. xscreensaver and swaylock run as the session's desktop
-    /// user (xscreensaver refuses to lock as root, sway runs as that user), Plasma's locker and
-    /// i3lock as the session's own user.
+    /// `.swaylock` needs a session whose notification server is `.mako` (it locks that sway),
+    /// `.gtklock` one with `.mako` in trixie's sway; the others lock the X display. xscreensaver
+    /// and swaylock run as the session's desktop user (xscreensaver refuses to lock as root, sway
+    /// runs as that user), Plasma's locker, i3lock and gtklock as the session's own user.
     /// - Throws: `componentFailed` naming the locker, with its stderr, when it does not start or
     ///   does not lock in time (30 s; a loaded machine takes several to start Plasma's greeter).
     public func lockScreen(with locker: Locker) throws -> ScreenLock {
@@ -20,6 +20,7 @@ extension HeadlessSession {
         case .xscreensaver: return try XScreenSaverLocker.lock(self)
         case .i3lock: return try FlatColourLocker.lockWithI3lock(self)
         case .swaylock: return try FlatColourLocker.lockWithSwaylock(self)
+        case .gtklock: return try GtklockLocker.lock(self)
         }
     }
 }

@@ -138,10 +138,11 @@ extension HeadlessSession {
     }
 
     /// Moves the pointer to (`x`, `y`), clicks the left button there and moves it off to the
-    /// bottom of the screen. On the X display only: sway's headless output has no pointer (use `makoctl`).
+    /// bottom of the screen. On the X display, and trixie's sway on it; the system's sway is
+    /// headless and has no pointer (use `makoctl`).
     public func click(x: Int, y: Int) throws {
         try ensureRunning()
-        guard waylandEnvironment == nil else {
+        guard waylandEnvironment == nil || swayRelease == .trixie else {
             throw HeadlessSessionError.actionNotClickable(label: "(\(x), \(y))", notificationID: 0,
                                                           reason: "sway's headless output has no pointer; invoke actions with makoctl", offered: [])
         }

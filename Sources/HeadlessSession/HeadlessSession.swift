@@ -40,6 +40,8 @@ public final class HeadlessSession: @unchecked Sendable {
     public let startupDuration: Duration
     /// The notification server it runs.
     public let notificationServer: NotificationServerKind
+    /// Which sway mako runs in (`.mako` sessions).
+    public let swayRelease: SwayRelease
     /// For a server on Wayland (mako in sway): WAYLAND_DISPLAY and XDG_RUNTIME_DIR of its compositor.
     let waylandEnvironment: [String: String]?
     /// What a program the user starts inside the compositor (a terminal in sway) has beside
@@ -76,12 +78,14 @@ public final class HeadlessSession: @unchecked Sendable {
     ///     trixie's (48).
     ///   - gnomeShellExtensions: extension directories (each named after its uuid) GNOME Shell
     ///     starts with, installed for the session's user and enabled.
+    ///   - swayRelease: which sway mako runs in, with `.mako`: the system's (1.7, headless) or
+    ///     trixie's (1.10, on the X display, so it can be clicked and gtklock can lock it).
     ///   - soundServer: the sound server to run: PulseAudio, or PipeWire with WirePlumber and
     ///     pipewire-pulse.
     public init(label: String = "session", baseEnvironment: [String: String] = ProcessInfo.processInfo.environment,
                 notificationServer kind: NotificationServerKind = .dunst, activatable: [String: String] = [:],
                 gnomeShellRelease: GnomeShellRelease = .system, gnomeShellExtensions: [URL] = [],
-                soundServer soundKind: SoundServerKind = .pulseAudio) throws {
+                swayRelease: SwayRelease = .system, soundServer soundKind: SoundServerKind = .pulseAudio) throws {
         let started = ContinuousClock.now
         OrphanReaper.reapAbandonedSessions()
         let layout = try SessionLayout.create(label: label)
@@ -99,13 +103,16 @@ public final class HeadlessSession: @unchecked Sendable {
                                           activatable: activatable.merging(kind == .gnomeShell ? GnomeShell.activatable : [:]) { mine, _ in mine })
             environment["DBUS_SESSION_BUS_ADDRESS"] = bus.address
             let monitor = try BusMonitor.start(launcher: launcher, environment: environment)
-            let xServer = try XServer.start(launcher: launcher, environment: environment, openToOtherUsers: kind == .plasma)
+            // Plasma and trixie's sway run as the desktop user, on this X server.
+            let xServer = try XServer.start(launcher: launcher, environment: environment,
+                                            openToOtherUsers: kind == .plasma || (kind == .mako && swayRelease == .trixie))
             environment["DISPLAY"] = xServer.display
             let sound = try SoundServer.start(soundKind, launcher: launcher, environment: environment)
             self.soundControl = SoundServerControl(running: sound, launcher: launcher, environment: environment)
             environment["PULSE_SERVER"] = sound.serverAddress
             let notificationServer = try NotificationServer.start(kind, launcher: launcher, environment: environment,
-                                                                  gnomeShellExtensions: gnomeShellExtensions, gnomeShellRelease: gnomeShellRelease)
+                                                                  gnomeShellExtensions: gnomeShellExtensions, gnomeShellRelease: gnomeShellRelease,
+                                                                  swayRelease: swayRelease)
 
             self.monitor = monitor
             self.clicker = notificationServer.picker.map {
@@ -122,6 +129,7 @@ public final class HeadlessSession: @unchecked Sendable {
         }
         self.label = label
         self.notificationServer = kind
+        self.swayRelease = swayRelease
         self.soundServer = soundKind
         self.layout = layout
         self.directory = layout.root

@@ -17,4 +17,11 @@ public enum Locker: String, Sendable, CaseIterable {
     /// swaylock 1.7 in the session's own sway (sessions with `.mako` only): a flat colour over
     /// the whole output; sway then draws nothing else, mako's notifications included.
     case swaylock
+    /// gtklock 4 with its playerctl module (`gtklock-playerctl-module`), from the trixie tree, in
+    /// the session's sway 1.10 (sessions with `.mako` and `swayRelease: .trixie` only): its clock,
+    /// password field and, above them, the module's media row (title, artist, previous,
+    /// play/pause and next) for the MPRIS player it follows. It runs as the session's own user,
+    /// the agent's, as a person's gtklock runs as the person: the row's buttons are then a
+    /// program of the agent's user, whose controls it obeys.
+    case gtklock
 }

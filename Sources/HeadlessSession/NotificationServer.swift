@@ -13,11 +13,12 @@ struct NotificationServer {
 
     /// Starts the server of `kind` and waits until it owns org.freedesktop.Notifications.
     static func start(_ kind: NotificationServerKind, launcher: ChildLauncher, environment: [String: String],
-                      gnomeShellExtensions: [URL] = [], gnomeShellRelease: GnomeShellRelease = .system) throws -> NotificationServer {
+                      gnomeShellExtensions: [URL] = [], gnomeShellRelease: GnomeShellRelease = .system,
+                      swayRelease: SwayRelease = .system) throws -> NotificationServer {
         switch kind {
         case .dunst: try startDunst(launcher: launcher, environment: environment)
         case .xfce4Notifyd: try XfceNotifyd.start(launcher: launcher, environment: environment)
-        case .mako: try SwayMako.start(launcher: launcher, environment: environment)
+        case .mako: try SwayMako.start(launcher: launcher, environment: environment, release: swayRelease)
         case .gnomeShell: try GnomeShell.start(launcher: launcher, environment: environment, extensions: gnomeShellExtensions, release: gnomeShellRelease)
         case .plasma: try PlasmaShell.start(launcher: launcher, environment: environment)
         }

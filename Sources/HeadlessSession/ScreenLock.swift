@@ -22,7 +22,8 @@ public final class ScreenLock: @unchecked Sendable {
 
     /// Whether the screen is locked now, as the locker says: Plasma's `GetActive`,
     /// `xscreensaver-command -time` saying "locked", i3lock or swaylock still running (neither
-    /// has anything else to ask, and neither exits while locked unless ended).
+    /// has anything else to ask, and neither exits while locked unless ended); gtklock running,
+    /// locked and not unlocked by its own account, and sway refusing a second lock.
     public var isLocked: Bool {
         get throws { try probe() }
     }

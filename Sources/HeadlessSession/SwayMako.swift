@@ -1,7 +1,8 @@
 import Foundation
 
 /// mako, the notification server of sway and other wlroots desktops, as the session runs it: sway
-/// 1.7 headless (no GPU, no input devices, a 1280×800 output), and mako on it. sway refuses to run
+/// 1.7 headless (no GPU, no input devices, a 1280×800 output), or trixie's sway 1.10 in an X
+/// window filling the session's X screen (`SwayRelease`), and mako on it. sway refuses to run
 /// as root ("Unable to drop root"), so when the tests run as root both run as an unprivileged
 /// user made for the purpose (`DesktopUser`), which reaches the session's bus through its shared
 /// directory. Both come up in about 0.2 s.
@@ -9,9 +10,10 @@ import Foundation
 /// mako is started here rather than by sway's `exec`: sway gives what it execs a session of its
 /// own, which would outlive the session's process-group kill.
 enum SwayMako {
-    /// Starts sway, waits for its Wayland socket, starts mako on it and waits until it owns
-    /// org.freedesktop.Notifications.
-    static func start(launcher: ChildLauncher, environment: [String: String]) throws -> NotificationServer {
+    /// Starts sway of `release`, waits for its Wayland socket, starts mako on it and waits until
+    /// it owns org.freedesktop.Notifications.
+    static func start(launcher: ChildLauncher, environment: [String: String], release: SwayRelease = .system) throws -> NotificationServer {
+        if release == .trixie { try TrixieTree.require("usr/bin/sway", component: "sway 1.10") }
         let layout = launcher.layout
         let user = try DesktopUser.resolve(launcher: launcher, environment: environment)
         let runtime = layout.shared.appendingPathComponent("wayland-runtime")
@@ -21,7 +23,7 @@ enum SwayMako {
         do {
             let manager = FileManager.default
             try user.makePrivateDirectories([runtime, home])
-            try Self.swayConfiguration.write(to: swayConfig, atomically: true, encoding: .utf8)
+            try Self.swayConfiguration(output: release == .trixie ? "X11-1" : "HEADLESS-1").write(to: swayConfig, atomically: true, encoding: .utf8)
             try Self.makoConfiguration.write(to: makoConfig, atomically: true, encoding: .utf8)
             for file in [swayConfig, makoConfig] { try manager.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path) }
         } catch {
@@ -29,9 +31,20 @@ enum SwayMako {
         }
 
         let common = user.environment(home: home, runtime: runtime, session: environment)
-        let sway = try user.launch(
-            name: "sway", "sway", ["-c", swayConfig.path], launcher: launcher, environment: environment,
-            with: common.merging(["WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"]) { $1 })
+        let sway: SessionProcess
+        switch release {
+        case .system:
+            sway = try user.launch(
+                name: "sway", "sway", ["-c", swayConfig.path], launcher: launcher, environment: environment,
+                with: common.merging(["WLR_BACKENDS": "headless", "WLR_LIBINPUT_NO_DEVICES": "1", "WLR_RENDERER": "pixman"]) { $1 })
+        case .trixie:
+            // Its X window draws through shared memory (pixman), Xvfb having no GPU; the X server
+            // lets the desktop user on (the session opens it to other users for this).
+            sway = try user.launch(
+                name: "sway", "bwrap", TrixieTree.bwrapArguments("sway", ["-c", swayConfig.path], environment: common),
+                launcher: launcher, environment: environment,
+                with: common.merging(["WLR_BACKENDS": "x11", "WLR_RENDERER": "pixman", "DISPLAY": environment["DISPLAY"] ?? ""]) { $1 })
+        }
         var socket: String?
         let appeared = Polling.until(timeout: .seconds(10), interval: .milliseconds(20)) {
             socket = (try? FileManager.default.contentsOfDirectory(atPath: runtime.path))?.first { $0.hasPrefix("wayland-") && !$0.hasSuffix(".lock") }
@@ -80,13 +93,16 @@ enum SwayMako {
                                                 "SetModes", "as"] + modes, environment: environment)
     }
 
-    /// One output the size of the X screen, nothing drawn but notifications.
-    static let swayConfiguration = """
+    /// One output, `output` (HEADLESS-1 or X11-1), the size of the X screen, nothing drawn but
+    /// notifications.
+    static func swayConfiguration(output: String) -> String {
+        """
         xwayland disable
-        output HEADLESS-1 resolution 1280x800 position 0 0
+        output \(output) resolution 1280x800 position 0 0
         default_border none
 
         """
+    }
 
     /// Black on white in 16 pt DejaVu Sans, top left, never expiring, with a pale progress fill:
     /// tesseract reads it (a saturated fill made it read nothing). Do-not-disturb is the mode

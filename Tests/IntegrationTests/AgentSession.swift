@@ -15,9 +15,10 @@ final class AgentSession {
     /// `agentEnvironment`), and waits until the agent answers.
     init(_ label: String, notificationServer: NotificationServerKind = .dunst, soundServer: SoundServerKind = .pulseAudio,
          agentArguments: [String] = [], agentEnvironment: [String: String] = [:], gnomeShellRelease: GnomeShellRelease = .system,
-         gnomeShellExtensions: [URL] = []) throws {
+         gnomeShellExtensions: [URL] = [], swayRelease: SwayRelease = .system) throws {
         session = try HeadlessSession(label: label, baseEnvironment: Self.environmentWithTocsinsData, notificationServer: notificationServer,
-                                      gnomeShellRelease: gnomeShellRelease, gnomeShellExtensions: gnomeShellExtensions, soundServer: soundServer)
+                                      gnomeShellRelease: gnomeShellRelease, gnomeShellExtensions: gnomeShellExtensions, swayRelease: swayRelease,
+                                      soundServer: soundServer)
         stateDirectory = session.directory.appendingPathComponent("tocsin-state")
         self.agentArguments = agentArguments
         self.agentEnvironment = agentEnvironment

@@ -9,11 +9,12 @@ import Testing
 extension AgentSession {
     /// `tocsin doctor`'s report once it contains `text`, waiting up to `timeout` seconds (the
     /// agent learns of its server and of do-not-disturb changes asynchronously); records an issue
-    /// with the last report when it never does, and returns that report.
+    /// with the last report when it never does, and returns that report. `environment` is what
+    /// the doctor gets beside the session's (a compositor's, as a terminal in sway has it).
     @discardableResult
-    func doctorOnceItSays(_ text: String, timeout: TimeInterval = 10) throws -> String {
+    func doctorOnceItSays(_ text: String, timeout: TimeInterval = 10, environment: [String: String] = [:]) throws -> String {
         var doctor = ""
-        #expect(try eventually(timeout: timeout) { doctor = try tocsin("doctor").stdout; return doctor.contains(text) },
+        #expect(try eventually(timeout: timeout) { doctor = try tocsin(["doctor"], environment: environment).stdout; return doctor.contains(text) },
                 "doctor never said “\(text)”: \(doctor)")
         return doctor
     }

@@ -16,6 +16,7 @@ struct LockScreenReadinessTests {
         #expect(LockScreenReadiness.locker(busNames: [], gnomeShellMajor: nil, processes: [Process(name: "xscreensaver", arguments: ["xscreensaver", "-nosplash"])]) == .xscreensaver)
         #expect(LockScreenReadiness.locker(busNames: [], gnomeShellMajor: nil, processes: [Process(name: "i3lock", arguments: ["i3lock", "-n"])]) == .i3lock)
         #expect(LockScreenReadiness.locker(busNames: [], gnomeShellMajor: nil, processes: [Process(name: "swaylock")]) == .waylandSessionLock(name: "swaylock"))
+        #expect(LockScreenReadiness.locker(busNames: [], gnomeShellMajor: nil, processes: [Process(name: "gtklock", arguments: ["gtklock", "-m", "playerctl-module"])]) == .gtklock)
         // Unlocked: only the idle manager runs, with the locker in its command line.
         #expect(LockScreenReadiness.locker(busNames: [], gnomeShellMajor: nil, processes: [
             Process(name: "swayidle", arguments: ["swayidle", "-w", "timeout", "300", "swaylock -f -c 000000", "before-sleep", "swaylock -f"]),
@@ -47,6 +48,15 @@ struct LockScreenReadinessTests {
         #expect(report.level == .warning)
         #expect(report.message.contains("shows no") || report.message.contains("shows nothing"), "\(report.message)")
         #expect(report.fix != nil)
+    }
+
+    @Test("gtklock: its media row misses the first ring after locking, then stops and snoozes; the key binding for the rest")
+    func gtklock() {
+        let report = LockScreenReadiness.report(.init(locker: .gtklock, gnomeExtension: false, titlesShown: true))
+        #expect(report.level == .warning)
+        #expect(report.message.contains("do not show the first alarm to ring after the screen locked") && report.message.contains("with its title")
+                && report.message.contains("play/pause stops it, next snoozes it"), "\(report.message)")
+        #expect(report.fix?.contains("playerctl -p tocsin play-pause") == true)
     }
 
     @Test("Plasma: the media row stops and snoozes it")
