@@ -34,6 +34,18 @@ final class RingingPlayer {
     private var registrations: [guint] = []
     private var exportedOn: OpaquePointer?
     private var nameOwnership: guint = 0
+    /// Counts the player's appearances, so that a re-announcement meant for one is not made
+    /// for the next.
+    private var appearance = 0
+
+    /// When the player says again what it shows after it took its name (seconds). gtklock 4's
+    /// playerctl module draws its row once, empty, as it locks, and fills it for a player that
+    /// comes later only on a change of the player's metadata or status (GtklockTests: the first
+    /// ring after the lock showed nothing there for 4 s; gtklock-playerctl-module's
+    /// `player_appeared` returns when the row is made, its `metadata` handler rebuilds the row).
+    /// Said again twice, for a module that attached late on a busy machine; a client that was
+    /// there already reads the same values again.
+    static let reannouncements: [Double] = [0.5, 2]
 
     /// A player logging to `log`, on the bus connection `connection` gives (the agent's), whose
     /// controls count only from senders `isOwnUser` accepts (it answers without waiting).
@@ -79,8 +91,12 @@ final class RingingPlayer {
         guard let connection = connection() else { return }
         if registrations.isEmpty { export(on: connection) }
         guard nameOwnership == 0 else { return }
+        appearance += 1
         nameOwnership = g_bus_own_name_on_connection(
-            connection, Self.busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE, nil,
+            connection, Self.busName, G_BUS_NAME_OWNER_FLAGS_DO_NOT_QUEUE,
+            { _, _, userData in
+                Unmanaged<RingingPlayer>.fromOpaque(userData!).takeUnretainedValue().nameAcquired()
+            },
             { _, name, userData in
                 // Another program holds the name (a second agent on the same bus, or an impostor):
                 // the alarm rings on, without its media player.
@@ -88,6 +104,19 @@ final class RingingPlayer {
                 player.log.warning("Could not take the bus name \(name.map { String(cString: $0) } ?? RingingPlayer.busName): the ringing alarm shows no media player (lock screens and media keys cannot stop it).")
             },
             Unmanaged.passUnretained(self).toOpaque(), nil)
+    }
+
+    /// The name is ours: clients find the player now. What it shows is said again a moment
+    /// later (`reannouncements`) for those that draw only what changes.
+    private func nameAcquired() {
+        let acquiredFor = appearance
+        for delay in Self.reannouncements {
+            MainLoop.after(seconds: delay) { [weak self] in
+                guard let self, appearance == acquiredFor, nameOwnership != 0, let content else { return }
+                emitPropertiesChanged(Self.playerInterface, ["Metadata": Self.metadata(of: content),
+                                                             "PlaybackStatus": g_variant_new_string(Self.playbackStatus(of: content))])
+            }
+        }
     }
 
     /// Lets the name go, then takes the objects away.

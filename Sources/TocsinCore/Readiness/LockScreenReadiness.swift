@@ -63,10 +63,11 @@ public enum LockScreenReadiness {
             return ReadinessReport(.warning, "i3lock shows no notification and takes every key while locked: a ringing alarm is stopped after unlocking",
                                    fix: "Or stop it from a phone's media remote (KDE Connect, GSConnect): Tocsin is a media player while it rings (playerctl -p tocsin play-pause).")
         case .gtklock:
-            // GtklockTests: the module fills its row for the player there when it locks, or for
-            // one that comes after a player left; one that comes before any left is never drawn.
-            return ReadinessReport(.warning, "gtklock's media controls (its playerctl module) do not show the first alarm to ring after the screen locked (it is heard, and playerctl stops it); once an alarm was snoozed, each ring shows there with \(title): play/pause stops it, next snoozes it",
-                                   fix: "bindsym --locked XF86AudioPlay exec playerctl -p tocsin play-pause stops a ringing alarm on the locked screen (XF86AudioNext with next snoozes it); gtklock shows nothing of it without its playerctl module (gtklock -m playerctl-module).")
+            // GtklockTests (the player says its metadata again after it appears, which the module
+            // needs to fill the row it made at the lock). Whether the module is loaded cannot be
+            // told from here (gtklock's configuration may load it): the fix says what without it.
+            return ReadinessReport(.ok, "gtklock's media controls (its playerctl module) show a ringing alarm with \(title): play/pause stops it, next snoozes it",
+                                   fix: "Without the module (gtklock -m playerctl-module) gtklock shows nothing of it: bindsym --locked XF86AudioPlay exec playerctl -p tocsin play-pause stops it on the locked screen (XF86AudioNext with next snoozes it).")
         case .waylandSessionLock(let name):
             return ReadinessReport(.warning, "\(name) shows no notification while locked; Tocsin's media player still answers playerctl",
                                    fix: "On sway: bindsym --locked XF86AudioPlay exec playerctl -p tocsin play-pause stops a ringing alarm on the locked screen; a phone's media remote (KDE Connect, GSConnect) does too.")
