@@ -156,7 +156,7 @@ final class LockScreenService {
                 return
             }
             g_dbus_method_invocation_return_value(invocation, nil)
-            log.info("The lock screen's \(key) (from \(sender)) on \(idText): \(intent.verb).")
+            log.info("The lock screen's \(key) (from \(sender)): \(intent.verb) \(idText).")
             onPress(intent, id)
         }
     }

@@ -247,7 +247,7 @@ final class RingingPlayer {
                 return
             }
             g_dbus_method_invocation_return_value(invocation, nil)
-            log.info("The media player's \(method) (from \(sender)) answers “\(content.title)”: \(intent.verb).")
+            log.info("The media player's \(method) (from \(sender)): \(intent.verb) “\(content.title)”.")
             onPress(intent, alarm)
         }
     }
