@@ -43,9 +43,9 @@ extension TocsinKitTests {
             let app = try fixture.session.launch(try KitAgentSession.binary("alarmkit-style"), ["timer", "1"])
             try await Self.allow("alarmkit-style", in: fixture)
             try await fixture.click("Repeat", on: try await Self.foodReadyAlert(in: fixture))
-            let performed = KitAgentSession.eventually(timeout: 5) { app.standardOutput().contains("RepeatIntent performed for ") }
+            let performed = await KitAgentSession.eventually(timeout: 5) { app.standardOutput().contains("RepeatIntent performed for ") }
             #expect(performed, "\(app.standardOutput())\n\(app.standardError())\n\(fixture.agentLog)")
-            #expect(KitAgentSession.eventually(timeout: 5) { fixture.agentLog.contains("“alarmkit-style” took the secondary intent of “Food Ready!”.") }, "\(fixture.agentLog)")
+            #expect(await KitAgentSession.eventually(timeout: 5) { fixture.agentLog.contains("“alarmkit-style” took the secondary intent of “Food Ready!”.") }, "\(fixture.agentLog)")
             #expect(!fixture.agentLog.contains("Starting “alarmkit-style”"), "the running app took it; none was started")
             let alarms = try fixture.listedAlarms()
             #expect(alarms.map { $0["state"] as? String } == ["countdown"], "snoozed by the press: \(alarms)")
@@ -61,12 +61,12 @@ extension TocsinKitTests {
             let fixture = try KitAgentSession("alarmkit-two")
             let first = try fixture.session.launch(try KitAgentSession.binary("alarmkit-style"), ["timer", "2"])
             try await Self.allow("alarmkit-style", in: fixture)
-            #expect(KitAgentSession.eventually(timeout: 5) { first.standardOutput().contains("scheduled ") })
+            #expect(await KitAgentSession.eventually(timeout: 5) { first.standardOutput().contains("scheduled ") })
             let second = try fixture.session.launch(try KitAgentSession.binary("alarmkit-style"), ["timer", "600"])
-            #expect(KitAgentSession.eventually(timeout: 5) { second.standardOutput().contains("scheduled ") })
+            #expect(await KitAgentSession.eventually(timeout: 5) { second.standardOutput().contains("scheduled ") })
 
             try await fixture.click("Repeat", on: try await Self.foodReadyAlert(in: fixture))
-            #expect(KitAgentSession.eventually(timeout: 5) { first.standardOutput().contains("RepeatIntent performed for ") },
+            #expect(await KitAgentSession.eventually(timeout: 5) { first.standardOutput().contains("RepeatIntent performed for ") },
                     "\(first.standardOutput())\n\(fixture.agentLog)")
             try await Task.sleep(for: .seconds(1))
             let performed = (first.standardOutput() + second.standardOutput()).components(separatedBy: "RepeatIntent performed").count - 1
@@ -89,13 +89,13 @@ extension TocsinKitTests {
             let alert = try await fixture.notification(titled: "Write it down", timeout: .seconds(15)) { $0.actions.first?.label == "Stop" }
             #expect(alert.actions.map(\.label) == ["Stop", "Note"])
             try await fixture.click("Note", on: alert)
-            #expect(KitAgentSession.eventually(timeout: 5) { app.standardOutput().contains("NoteIntent performed: buy basil") },
+            #expect(await KitAgentSession.eventually(timeout: 5) { app.standardOutput().contains("NoteIntent performed: buy basil") },
                     "\(app.standardOutput())\n\(app.standardError())\n\(fixture.agentLog)")
             // Once as GApplication starts, once more for openAppWhenRun (the agent's Activate).
-            #expect(KitAgentSession.eventually(timeout: 5) { app.standardOutput().components(separatedBy: "activated\n").count - 1 == 2 },
+            #expect(await KitAgentSession.eventually(timeout: 5) { app.standardOutput().components(separatedBy: "activated\n").count - 1 == 2 },
                     "\(app.standardOutput())")
             #expect(!app.standardError().contains("cannot export"), "TocsinKit joined the GApplication: \(app.standardError())")
-            #expect(KitAgentSession.eventually(timeout: 5) { fixture.agentLog.contains("“\(appID)” took the secondary intent of “Write it down”.") },
+            #expect(await KitAgentSession.eventually(timeout: 5) { fixture.agentLog.contains("“\(appID)” took the secondary intent of “Write it down”.") },
                     "\(fixture.agentLog)")
         }
 
@@ -121,7 +121,7 @@ extension TocsinKitTests {
             #expect(printed.hasPrefix("started for intents as alarmkit-style\n"))
             #expect(fixture.agentLog.contains("Starting “alarmkit-style” (\(try KitAgentSession.binary("alarmkit-style").resolvingSymlinksInPath().path) --tocsin-intents) for the secondary intent of “Food Ready!”."),
                     "\(fixture.agentLog)")
-            #expect(KitAgentSession.eventually(timeout: 5) { fixture.agentLog.contains("“alarmkit-style” took the secondary intent of “Food Ready!”.") }, "\(fixture.agentLog)")
+            #expect(await KitAgentSession.eventually(timeout: 5) { fixture.agentLog.contains("“alarmkit-style” took the secondary intent of “Food Ready!”.") }, "\(fixture.agentLog)")
             #expect(try fixture.listedAlarms().map { $0["state"] as? String } == ["countdown"], "snoozed once, by the press")
         }
 
@@ -138,7 +138,7 @@ extension TocsinKitTests {
             try FileManager.default.removeItem(at: copy)
 
             try await fixture.click("Repeat", on: try await Self.foodReadyAlert(in: fixture))
-            let reported = KitAgentSession.eventually(timeout: 5) {
+            let reported = await KitAgentSession.eventually(timeout: 5) {
                 fixture.agentLog.contains("The secondary intent of “Food Ready!” was not performed: “alarmkit-style” could not be started: ")
             }
             #expect(reported, "\(fixture.agentLog)")
@@ -166,7 +166,7 @@ extension TocsinKitTests {
             #expect(performed, "the activated app printed: \(printed)\n\(fixture.agentLog)")
             #expect(printed.hasPrefix("started for intents as \(appID)\n"))
             #expect(fixture.agentLog.contains("Starting “\(appID)” by D-Bus activation for the secondary intent of “Food Ready!”."), "\(fixture.agentLog)")
-            #expect(KitAgentSession.eventually(timeout: 5) { fixture.agentLog.contains("“\(appID)” took the secondary intent of “Food Ready!”.") }, "\(fixture.agentLog)")
+            #expect(await KitAgentSession.eventually(timeout: 5) { fixture.agentLog.contains("“\(appID)” took the secondary intent of “Food Ready!”.") }, "\(fixture.agentLog)")
         }
 
         @Test func anIntentThatOpensTheAppAsksTheRunningAppToComeToTheFront() async throws {

@@ -136,7 +136,7 @@ extension TocsinKitTests {
                     duration: 1, attributes: TestConfigurations.attributes("Pasta"), stopIntent: StopIntent(alarmID: id.uuidString)))
                 let alert = try await fixture.notification(titled: "Pasta") { $0.actions.map(\.label) == ["Stop"] }
                 try await fixture.click("Stop", on: alert)
-                #expect(KitAgentSession.eventually(timeout: 5) { performedIntents.withLock { $0.contains("stop \(id.uuidString)") } },
+                #expect(await KitAgentSession.eventually(timeout: 5) { performedIntents.withLock { $0.contains("stop \(id.uuidString)") } },
                         "\(performedIntents.withLock { $0 })\n\(fixture.agentLog)")
                 #expect(try manager.alarms.isEmpty)
             }
@@ -152,7 +152,7 @@ extension TocsinKitTests {
                     secondaryIntent: RepeatIntent(alarmID: id.uuidString, round: 2)))
                 let alert = try await fixture.notification(titled: "Tea") { $0.actions.map(\.label) == ["Stop", "Repeat"] }
                 try await fixture.click("Repeat", on: alert)
-                #expect(KitAgentSession.eventually(timeout: 5) { performedIntents.withLock { $0.contains("repeat \(id.uuidString) round 2 note none") } },
+                #expect(await KitAgentSession.eventually(timeout: 5) { performedIntents.withLock { $0.contains("repeat \(id.uuidString) round 2 note none") } },
                         "\(performedIntents.withLock { $0 })\n\(fixture.agentLog)")
                 #expect(try manager.alarms.first?.state == .countdown, "snoozed once, by the press; the intent's countdown(id:) was answered as done")
                 guard case .countdown(let countdown)? = try manager.alarms.first?.presentationState?.mode else {

@@ -55,7 +55,12 @@ extension TocsinKitTests {
                     outcome.set("\(error)")
                 }
             }
-            #expect(KitAgentSession.eventually(timeout: 5) { outcome.value != nil }, "the call waits: the user was asked first")
+            // Asked first, the call would wait for the user's answer, which never comes here. The
+            // wait leaves the cooperative pool's threads to the call's task (see the async
+            // `eventually`), and 20 s tells a call that waits from one slowed by a loaded machine.
+            let asked = Date()
+            #expect(await KitAgentSession.eventually(timeout: 20) { outcome.value != nil }, "the call waits: the user was asked first")
+            print("ErrorTests: the request in the past was refused after \(String(format: "%.2f", Date().timeIntervalSince(asked))) s")
             refused.cancel()
             #expect(outcome.value?.contains("in the past") == true, "\(outcome.value ?? "no answer")")
             #expect(!fixture.session.notifications().contains { $0.summary.hasPrefix("Allow “") }, "the user was asked")

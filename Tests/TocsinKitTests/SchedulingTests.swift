@@ -96,7 +96,7 @@ extension TocsinKitTests {
             #expect(fixture.agentLog.contains("“Stop only” of “org.example.kit.StopOnly” will ring with the standard sound: No installed sound theme has the sound “no-such-sound-in-any-theme”"),
                     "\(fixture.agentLog)")
 
-            #expect(KitAgentSession.eventually(timeout: 5) { (try? manager.alarms.first?.state) == .alerting })
+            #expect(await KitAgentSession.eventually(timeout: 5) { (try? manager.alarms.first?.state) == .alerting })
             try manager.countdown(id: id)
             let snoozed = try #require(try manager.alarms.first)
             #expect(snoozed.state == .countdown, "postAlert snoozes it, button or not")

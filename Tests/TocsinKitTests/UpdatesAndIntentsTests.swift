@@ -141,7 +141,7 @@ extension TocsinKitTests {
             let riceAlert = try await fixture.notification(titled: "Rice") { $0.actions.map(\.label) == ["Stop", "Next"] }
             try await fixture.click("Next", on: riceAlert)
 
-            let written = KitAgentSession.eventually(timeout: 5) {
+            let written = await KitAgentSession.eventually(timeout: 5) {
                 ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n").count == 2
             }
             let lines = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)

@@ -112,6 +112,20 @@ final class KitAgentSession: @unchecked Sendable {
         }
         return condition()
     }
+
+    /// Waits until `condition` holds, checking every 20 ms without holding a thread of Swift's
+    /// cooperative pool: a test that waits for work of its own running in a `Task` must use this
+    /// one. On a two-core machine the pool has two threads; a blocking wait on one, beside another
+    /// test's, left the `Task` no thread to run on (a clean-clone run's unit phase: no answer
+    /// within 5 s to a call answered in 0.02 s on its own).
+    static func eventually(timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition()
+    }
 }
 
 /// A failure of the test set-up itself, with what went wrong.
