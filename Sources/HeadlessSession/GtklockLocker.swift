@@ -18,10 +18,10 @@ enum GtklockLocker {
                 component: "gtklock", reason: "it locks trixie's sway 1.10, which only a session with mako in it runs (notificationServer: .mako, swayRelease: .trixie)",
                 stderrTail: "")
         }
-        try TrixieTree.require("usr/bin/gtklock", component: "gtklock")
-        guard let module = playerctlModules.first(where: { FileManager.default.fileExists(atPath: TrixieTree.root.appendingPathComponent($0).path) }) else {
-            throw HeadlessSessionError.componentFailed(component: "gtklock", reason: "its playerctl module is not installed in \(TrixieTree.root.path) "
-                                                       + "(scripts/install-gnome-shell-trixie installs it)", stderrTail: "")
+        try DebianTree.trixie.require("usr/bin/gtklock", component: "gtklock")
+        guard let module = playerctlModules.first(where: { FileManager.default.fileExists(atPath: DebianTree.trixie.root.appendingPathComponent($0).path) }) else {
+            throw HeadlessSessionError.componentFailed(component: "gtklock", reason: "its playerctl module is not installed in \(DebianTree.trixie.root.path) "
+                                                       + "(scripts/install-gnome-shell-tree trixie installs it)", stderrTail: "")
         }
         let notes = session.layout.shared.appendingPathComponent("gtklock")
         let locked = notes.appendingPathComponent("locked"), unlocked = notes.appendingPathComponent("unlocked")
@@ -34,7 +34,7 @@ enum GtklockLocker {
         // A program the user starts in sway has its WAYLAND_DISPLAY and XDG_RUNTIME_DIR (so
         // `tocsin doctor` finds gtklock as this session's); GTK is kept off the X display.
         let environment = session.environment.merging(wayland) { $1 }.merging(["GDK_BACKEND": "wayland"]) { $1 }
-        let (bwrap, arguments) = try TrixieTree.command("gtklock", ["-m", "/" + module, "-L", "touch '\(locked.path)'", "-U", "touch '\(unlocked.path)'"],
+        let (bwrap, arguments) = try DebianTree.trixie.command("gtklock", ["-m", "/" + module, "-L", "touch '\(locked.path)'", "-U", "touch '\(unlocked.path)'"],
                                                         environment: environment)
         let gtklock = try session.launcher.launch(name: "gtklock", executable: bwrap, arguments: arguments, environment: environment)
         try LockerStartup.wait(for: "the compositor saying it is locked (its lock command run)", locker: "gtklock", process: gtklock) {
@@ -57,7 +57,7 @@ enum GtklockLocker {
     /// is refused at once ("Failed to lock session": the protocol's `finished`) only while the
     /// session is locked. Should it lock instead, it is ended after 10 s, which unlocks again.
     static func compositorRefusesAnotherLock(_ session: HeadlessSession, environment: [String: String]) throws -> Bool {
-        let (bwrap, arguments) = try TrixieTree.command("gtklock", [], environment: environment)
+        let (bwrap, arguments) = try DebianTree.trixie.command("gtklock", [], environment: environment)
         let result: CommandResult
         do {
             result = try session.launcher.run(name: "gtklock-second", executable: bwrap, arguments: arguments, environment: environment, timeout: .seconds(10))

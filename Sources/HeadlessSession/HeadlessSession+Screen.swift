@@ -3,9 +3,13 @@ import Foundation
 extension HeadlessSession {
     /// Saves a picture of the whole screen the notification server draws on: the X screen
     /// (ImageMagick `import -window root`; the format follows the file extension, e.g. `.png`),
-    /// or sway's output for mako (grim, PNG).
+    /// sway's output for mako (grim, PNG), or GNOME Shell 50's screen (through the shell, PNG).
     public func screenshot(to url: URL) throws {
         try ensureRunning()
+        if let gnomeShellScreen {
+            try gnomeShellScreen.screenshot(to: url, environment: environment)
+            return
+        }
         if let waylandEnvironment {
             try launcher.runChecked("grim", [url.path], environment: environment.merging(waylandEnvironment) { $1 }, timeout: .seconds(20))
             return
@@ -138,10 +142,15 @@ extension HeadlessSession {
     }
 
     /// Moves the pointer to (`x`, `y`), clicks the left button there and moves it off to the
-    /// bottom of the screen. On the X display, and trixie's sway on it; the system's sway is
-    /// headless and has no pointer (use `makoctl`).
+    /// bottom of the screen. On the X display (trixie's sway on it too) and GNOME Shell 50's
+    /// (mutter's remote-desktop pointer); the system's sway is headless and has no pointer (use
+    /// `makoctl`).
     public func click(x: Int, y: Int) throws {
         try ensureRunning()
+        if let gnomeShellScreen {
+            try gnomeShellScreen.click(x: x, y: y, environment: environment)
+            return
+        }
         guard waylandEnvironment == nil || swayRelease == .trixie else {
             throw HeadlessSessionError.actionNotClickable(label: "(\(x), \(y))", notificationID: 0,
                                                           reason: "sway's headless output has no pointer; invoke actions with makoctl", offered: [])
@@ -156,6 +165,7 @@ extension HeadlessSession {
     /// `releaseButton()`: a press that lasts while the screen changes under it.
     public func pressButton(x: Int, y: Int) throws {
         try ensureRunning()
+        try requireXPointer("a held press")
         try launcher.runChecked("xdotool", ["mousemove", String(x), String(y), "sleep", "0.15", "mousedown", "1"], environment: environment)
     }
 
@@ -163,19 +173,37 @@ extension HeadlessSession {
     /// the bottom of the screen, as `click(x:y:)` does.
     public func releaseButton() throws {
         try ensureRunning()
+        try requireXPointer("a held press")
         try launcher.runChecked("xdotool", ["mouseup", "1", "sleep", "0.1", "mousemove", "640", "760"], environment: environment)
     }
+
+    /// Whether the pointer is GNOME Shell 50's, moved through the shell (`movePointer`,
+    /// `click`), which no xdotool on the X display reaches.
+    public var movesThePointerThroughTheShell: Bool { gnomeShellScreen != nil }
 
     /// Moves the pointer to (`x`, `y`) and leaves it there (to hover over a banner).
     public func movePointer(x: Int, y: Int) throws {
         try ensureRunning()
+        if let gnomeShellScreen {
+            try gnomeShellScreen.movePointer(x: x, y: y, environment: environment)
+            return
+        }
         try launcher.runChecked("xdotool", ["mousemove", String(x), String(y)], environment: environment)
     }
 
     /// Presses `keys` on the X display, as xdotool names them ("super+v", "Escape").
     public func pressKeys(_ keys: String) throws {
         try ensureRunning()
+        try requireXPointer("keys")
         try launcher.runChecked("xdotool", ["key", keys], environment: environment)
+    }
+
+    /// Throws for what only xdotool does on the X display: on GNOME Shell 50 the session's
+    /// remote-desktop pointer only moves and clicks (`GnomeShellScreen`); no held press, no keys.
+    private func requireXPointer(_ what: String) throws {
+        guard gnomeShellScreen == nil else {
+            throw HeadlessSessionError.componentFailed(component: "gnome-shell 50's screen", reason: "\(what) only on the X display (xdotool)", stderrTail: "")
+        }
     }
 
     /// The horizontal centres of the icons drawn in a strip of the screen, from left to right:

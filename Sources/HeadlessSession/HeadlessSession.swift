@@ -51,6 +51,9 @@ public final class HeadlessSession: @unchecked Sendable {
     let layout: SessionLayout
     let launcher: ChildLauncher
     let monitor: BusMonitor
+    /// GNOME Shell 50's screen, which no X server shows: screenshots and the pointer go through
+    /// the shell; `nil` for every other server.
+    let gnomeShellScreen: GnomeShellScreen?
     /// dunst's context-menu clicker; `nil` with another server, whose buttons are clicked on screen.
     let clicker: ActionClicker?
     /// The sound server, which a test may stop and restart.
@@ -74,8 +77,9 @@ public final class HeadlessSession: @unchecked Sendable {
     ///   - activatable: D-Bus services the session bus may start, by name: each one's service
     ///     file text (`[D-BUS Service]`, `Name=`, `Exec=`). None by default; a bus that could
     ///     start whatever is installed would start the wrong notification server.
-    ///   - gnomeShellRelease: which GNOME Shell runs, with `.gnomeShell`: the system's (43) or
-    ///     trixie's (48).
+    ///   - gnomeShellRelease: which GNOME Shell runs, with `.gnomeShell`: the system's (43),
+    ///     trixie's (48) or forky's (50, on a Wayland display of its own: `environment` then has
+    ///     its WAYLAND_DISPLAY and no DISPLAY, though Xvfb still runs).
     ///   - gnomeShellExtensions: extension directories (each named after its uuid) GNOME Shell
     ///     starts with, installed for the session's user and enabled.
     ///   - swayRelease: which sway mako runs in, with `.mako`: the system's (1.7, headless) or
@@ -114,6 +118,12 @@ public final class HeadlessSession: @unchecked Sendable {
                                                                   gnomeShellExtensions: gnomeShellExtensions, gnomeShellRelease: gnomeShellRelease,
                                                                   swayRelease: swayRelease)
 
+            if notificationServer.gnomeShellScreen != nil {
+                // A Wayland session, as GNOME 50's is: its programs see the shell's display, not Xvfb's.
+                environment.merge(GnomeShellScreen.waylandEnvironment) { $1 }
+                environment["DISPLAY"] = nil
+            }
+            self.gnomeShellScreen = notificationServer.gnomeShellScreen
             self.monitor = monitor
             self.clicker = notificationServer.picker.map {
                 ActionClicker(picker: $0, launcher: launcher, environment: environment, monitor: monitor)

@@ -10,6 +10,9 @@ struct NotificationServer {
     /// WAYLAND_DISPLAY and XDG_RUNTIME_DIR of the compositor it draws on, for a Wayland server
     /// (mako); `nil` for those that draw on the X display.
     var wayland: [String: String]? = nil
+    /// GNOME Shell 50's screen, photographed and clicked through the shell; `nil` for a server
+    /// on the X display (or in sway).
+    var gnomeShellScreen: GnomeShellScreen? = nil
 
     /// Starts the server of `kind` and waits until it owns org.freedesktop.Notifications.
     static func start(_ kind: NotificationServerKind, launcher: ChildLauncher, environment: [String: String],

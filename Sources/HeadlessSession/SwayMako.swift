@@ -13,7 +13,7 @@ enum SwayMako {
     /// Starts sway of `release`, waits for its Wayland socket, starts mako on it and waits until
     /// it owns org.freedesktop.Notifications.
     static func start(launcher: ChildLauncher, environment: [String: String], release: SwayRelease = .system) throws -> NotificationServer {
-        if release == .trixie { try TrixieTree.require("usr/bin/sway", component: "sway 1.10") }
+        if release == .trixie { try DebianTree.trixie.require("usr/bin/sway", component: "sway 1.10") }
         let layout = launcher.layout
         let user = try DesktopUser.resolve(launcher: launcher, environment: environment)
         let runtime = layout.shared.appendingPathComponent("wayland-runtime")
@@ -41,7 +41,7 @@ enum SwayMako {
             // Its X window draws through shared memory (pixman), Xvfb having no GPU; the X server
             // lets the desktop user on (the session opens it to other users for this).
             sway = try user.launch(
-                name: "sway", "bwrap", TrixieTree.bwrapArguments("sway", ["-c", swayConfig.path], environment: common),
+                name: "sway", "bwrap", DebianTree.trixie.bwrapArguments("sway", ["-c", swayConfig.path], environment: common),
                 launcher: launcher, environment: environment,
                 with: common.merging(["WLR_BACKENDS": "x11", "WLR_RENDERER": "pixman", "DISPLAY": environment["DISPLAY"] ?? ""]) { $1 })
         }

@@ -4,7 +4,7 @@ public enum SwayRelease: String, Sendable, CaseIterable {
     /// keyboard: nothing in it can be clicked). It has no ext-session-lock-v1; swaylock 1.7 locks
     /// it with the older input inhibitor.
     case system
-    /// Debian 13's sway 1.10 from the trixie tree (`TrixieTree`), which has ext-session-lock-v1,
+    /// Debian 13's sway 1.10 from the trixie tree (`DebianTree.trixie`), which has ext-session-lock-v1,
     /// as gtklock 4 needs. It runs on the session's X display through wlroots' X11 backend: its
     /// output is an X window the size of the screen, and the pointer and keys of the X display
     /// (xdotool's) are its seat's, so what it shows is clicked as on X.

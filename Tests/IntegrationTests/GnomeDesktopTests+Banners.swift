@@ -15,7 +15,7 @@ extension GnomeDesktopTests {
     /// settings for Tocsin. On 48 the header names Tocsin, and once the banner goes the countdown
     /// goes on in the message list: updated there at another urgency than its banner's, it used to
     /// vanish from it (`BannerHandover`).
-    @Test(arguments: GnomeShellRelease.allCases)
+    @Test(arguments: GnomeShellRelease.onX11)
     func aPersonPausesAtTheBannerAndStopsTheAlertThereAndSeesTocsinsIcon(release: GnomeShellRelease) throws {
         let fixture = try AgentSession("gnome-banner-\(release)", notificationServer: .gnomeShell, gnomeShellRelease: release)
         try Self.waitUntilTheAgentKnowsTheShell(fixture, release: release)

@@ -80,7 +80,7 @@ import Testing
     /// The agent knows it talks to GNOME Shell: what it shows before is for an unknown server (a
     /// countdown sent then, and updated at low urgency once the shell is known, shows no banner).
     static func waitUntilTheAgentKnowsTheShell(_ fixture: AgentSession, release: GnomeShellRelease = .system) throws {
-        try fixture.doctorOnceItSays("notifications: gnome-shell \(release == .system ? "43" : "48")")
+        try fixture.doctorOnceItSays("notifications: gnome-shell \(release.version)")
     }
 
     /// The shell greets a session with banners of its own ("Screen Lock disabled", "Logged in as
@@ -100,9 +100,48 @@ import Testing
 
     /// Runs `body` while the pointer moves a little every third of a second, far from the banners.
     static func whileMovingThePointer<T>(_ fixture: AgentSession, _ body: () throws -> T) throws -> T {
+        if fixture.session.movesThePointerThroughTheShell { return try whileMovingTheShellsPointer(fixture, body) }
         let mover = try fixture.session.launch(try HeadlessSession.executable("sh"), ["-c",
             "while true; do xdotool mousemove 900 600; sleep 0.33; xdotool mousemove 901 601; sleep 0.33; done"])
         defer { mover.terminate() }
         return try body()
+    }
+
+    /// `whileMovingThePointer` on GNOME 50, whose pointer no xdotool reaches: moved through the
+    /// shell (`HeadlessSession.movePointer`) from a thread of its own.
+    private static func whileMovingTheShellsPointer<T>(_ fixture: AgentSession, _ body: () throws -> T) throws -> T {
+        let session = fixture.session
+        let finished = Finished()
+        let mover = Thread {
+            var step = 0
+            while !finished.wait(0.33) {
+                step += 1
+                try? session.movePointer(x: 900 + step % 2, y: 600 + step % 2)
+            }
+        }
+        mover.start()
+        defer { finished.signal() }
+        return try body()
+    }
+
+    /// A thread's signal to end, which it waits for between its steps.
+    private final class Finished: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var done = false
+
+        func signal() {
+            condition.lock()
+            done = true
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Waits up to `seconds` for the signal; whether it came.
+        func wait(_ seconds: TimeInterval) -> Bool {
+            condition.lock()
+            defer { condition.unlock() }
+            if !done { _ = condition.wait(until: Date().addingTimeInterval(seconds)) }
+            return done
+        }
     }
 }

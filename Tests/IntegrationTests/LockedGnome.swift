@@ -2,7 +2,7 @@ import Foundation
 import HeadlessSession
 import Testing
 
-/// A GNOME Shell session (43 or 48) with the agent, as GnomeLockScreenTests lock it: the
+/// A GNOME Shell session (43, 48 or 50) with the agent, as GnomeLockScreenTests lock it: the
 /// extension built for the release (or none), the shell's start-up banners gone, then the screen
 /// locked and left alone until the lock screen has faded to black, as it does after Super+L.
 /// What it reads of the screen afterwards, and when, are the tests' figures.
@@ -10,7 +10,7 @@ struct LockedGnome {
     let fixture: AgentSession
     let release: GnomeShellRelease
 
-    /// A mean grey below this is a black screen: the faded lock screen reads 0.0 on both releases.
+    /// A mean grey below this is a black screen: the faded lock screen reads 0.0 on 43 and 48.
     static let black = 0.01
     /// A mean grey above this is a lit one: the lock screen's blue reads about 0.15, a banner or
     /// the clock alone more than 0.02.
@@ -107,7 +107,7 @@ struct LockedGnome {
     /// Prints one figure in a form `bench/` collects ("lock-screen figure: …"), in milliseconds.
     func report(_ what: String, from start: Date, to end: Date) {
         let milliseconds = end.timeIntervalSince(start) * 1000
-        print("lock-screen figure: GNOME \(release == .system ? "43" : "48") \(what) \(String(format: "%.0f", milliseconds)) ms")
+        print("lock-screen figure: GNOME \(release.version) \(what) \(String(format: "%.0f", milliseconds)) ms")
     }
 }
 

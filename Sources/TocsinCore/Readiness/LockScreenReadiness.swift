@@ -48,8 +48,10 @@ public enum LockScreenReadiness {
         case .gnomeShell(let major) where situation.gnomeExtension:
             return ReadinessReport(.ok, "GNOME Shell\(major.map { " \($0)" } ?? "")'s lock screen shows a ringing alarm with \(title), its time, Stop and Snooze (Tocsin's extension), and Tocsin keeps the display lit while it rings, even in do-not-disturb; the media key stops it too")
         case .gnomeShell(let major):
-            let mediaRow = (major ?? 0) >= 49 ? "; its media controls stop it (play/pause)" : ""
-            return ReadinessReport(.warning, "GNOME Shell\(major.map { " \($0)" } ?? "")'s lock screen shows a row with \(title) but no buttons\(mediaRow); the display is lit for 15 s only, and not at all in do-not-disturb; the media key (play/pause) stops it",
+            // 49 and later draw every media player on the lock screen (tested on 50); 43 to 48 none.
+            let shows = (major ?? 0) >= 49 ? "a ringing alarm in its media controls, with \(title): play/pause stops it (and a row with \(title) but no buttons)"
+                : "a row with \(title) but no buttons"
+            return ReadinessReport(.warning, "GNOME Shell\(major.map { " \($0)" } ?? "")'s lock screen shows \(shows); the display is lit for 15 s only, and not at all in do-not-disturb; the media key (play/pause) stops it",
                                    fix: "gnome-extensions enable tocsin@tocsin.github.io: Stop and Snooze on the lock screen, and a display kept lit while it rings.")
         case .plasma:
             return ReadinessReport(.ok, "Plasma's lock screen shows a ringing alarm in its media row, with \(title) (move the mouse or press a key): play/pause stops it, next snoozes it; between rings the row shows the next alarm and when it rings")
@@ -75,7 +77,7 @@ public enum LockScreenReadiness {
             return ReadinessReport(.warning, "light-locker switches to the login screen, which shows nothing of the session: a ringing alarm is stopped after unlocking",
                                    fix: "Or stop it from a phone's media remote (KDE Connect, GSConnect): Tocsin is a media player while it rings.")
         case .none:
-            return ReadinessReport(.ok, "no screen locker is running now; when one locks, Tocsin wakes the display for a ringing alarm and is a media player that lock screens with media controls (Plasma, GNOME 49) can stop")
+            return ReadinessReport(.ok, "no screen locker is running now; when one locks, Tocsin wakes the display for a ringing alarm and is a media player that lock screens with media controls (Plasma, GNOME 49 and later) can stop")
         }
     }
 

@@ -20,7 +20,7 @@ enum GnomeLockScreenDelay {
 
     static func figures(tools: BenchTools, plan: BenchPlan) throws -> [Figure] {
         var figures: [Figure] = []
-        for release in GnomeShellRelease.allCases {
+        for release in GnomeShellRelease.onX11 {
             let shell = release == .system ? "GNOME Shell 43" : "GNOME Shell 48"
             for withExtension in [true, false] {
                 let how = withExtension ? "Tocsin's extension, do-not-disturb" : "no extension (GNOME's own row), banners on"
