@@ -51,8 +51,13 @@ public enum LockScreenReadiness {
             // 49 and later draw every media player on the lock screen (tested on 50); 43 to 48 none.
             let shows = (major ?? 0) >= 49 ? "a ringing alarm in its media controls, with \(title): play/pause stops it (and a row with \(title) but no buttons)"
                 : "a row with \(title) but no buttons"
+            // Tocsin's extension declares 43 to 49 (scripts/gnome-shell-extension): on 50 and later
+            // enabling it does nothing yet.
+            let fix = (major ?? 0) >= 50
+                ? "Tocsin's GNOME Shell extension does not support GNOME Shell \(major ?? 50) yet: stop it with the media controls, the media key or a phone's media remote."
+                : "gnome-extensions enable tocsin@tocsin.github.io: Stop and Snooze on the lock screen, and a display kept lit while it rings."
             return ReadinessReport(.warning, "GNOME Shell\(major.map { " \($0)" } ?? "")'s lock screen shows \(shows); the display is lit for 15 s only, and not at all in do-not-disturb; the media key (play/pause) stops it",
-                                   fix: "gnome-extensions enable tocsin@tocsin.github.io: Stop and Snooze on the lock screen, and a display kept lit while it rings.")
+                                   fix: fix)
         case .plasma:
             return ReadinessReport(.ok, "Plasma's lock screen shows a ringing alarm in its media row, with \(title) (move the mouse or press a key): play/pause stops it, next snoozes it; between rings the row shows the next alarm and when it rings")
         case .xfce4Screensaver:

@@ -39,6 +39,10 @@ struct LockScreenReadinessTests {
         // 49 and later: the media controls, as GnomeMediaControlsLockTests found them on 50.
         let mediaControls = LockScreenReadiness.report(.init(locker: .gnomeShell(major: 50), gnomeExtension: false, titlesShown: true))
         #expect(mediaControls.message.hasPrefix("GNOME Shell 50's lock screen shows a ringing alarm in its media controls, with its title: play/pause stops it"))
+        // The extension declares 43 to 49: on 50 the fix does not send the user to enable it.
+        #expect(mediaControls.fix?.contains("does not support GNOME Shell 50 yet") == true && mediaControls.fix?.contains("gnome-extensions enable") == false)
+        #expect(LockScreenReadiness.report(.init(locker: .gnomeShell(major: 49), gnomeExtension: false, titlesShown: true)).fix?
+                    .contains("gnome-extensions enable tocsin@tocsin.github.io") == true)
         #expect(LockScreenReadiness.report(.init(locker: .gnomeShell(major: 49), gnomeExtension: false, titlesShown: false)).message
                     .contains("media controls, with “Alarm” (titles hidden): play/pause stops it"))
         #expect(LockScreenReadiness.report(.init(locker: .gnomeShell(major: 43), gnomeExtension: true, titlesShown: false)).message.contains("“Alarm” (titles hidden)"))
