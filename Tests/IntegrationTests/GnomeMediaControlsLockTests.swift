@@ -34,12 +34,21 @@ import Testing
         #expect(try fixture.session.isScreenLocked)
 
         // Play/pause: the one bright button of the row (previous and next are greyed: a timer
-        // without a snooze has neither), clicked while locked.
-        let title = try #require(screen.mediaTitle("Porridge"))
-        // The buttons sit level with the middle of the title and artist lines, below the title's centre.
+        // without a snooze has neither), clicked while locked. Looked for on screenshots from the
+        // one the title was read on, until the row has settled: read the moment the controls
+        // appeared (16 ms after due, in a clean-clone run), their buttons were not drawn yet.
+        var row = (screen: screen, title: try #require(screen.mediaTitle("Porridge")), buttons: [Int]())
+        let settleBy = Date().addingTimeInterval(10)
+        while true {
+            // The buttons sit level with the middle of the title and artist lines, below the title's centre.
+            row.buttons = try Self.brightButtons(fixture, in: row.screen, rightOf: row.title, centredOn: row.title.center.y + 15)
+            guard row.buttons.isEmpty, Date() < settleBy else { break }
+            let again = try locked.waitForScreen(timeout: 10, "the media controls again") { $0.mediaTitle("Porridge") != nil }.text
+            row = (again, try #require(again.mediaTitle("Porridge")), [])
+        }
+        let (title, buttons) = (row.title, row.buttons)
         let rowCentre = title.center.y + 15
-        let buttons = try Self.brightButtons(fixture, in: screen, rightOf: title, centredOn: rowCentre)
-        let playPause = try #require(buttons.first, "no button drawn in the media controls")
+        let playPause = try #require(buttons.first, "no button drawn in the media controls within 10 s of their title")
         #expect(buttons.count == 1, "bright buttons at \(buttons) for a timer without a snooze")
         try fixture.expectStoppedIntoSilence(id, recording: recording) { try fixture.session.click(x: playPause, y: rowCentre) }
         #expect(fixture.agentLog.contains("The media player's PlayPause"), "the click came not as PlayPause: \(fixture.agentLog)")
