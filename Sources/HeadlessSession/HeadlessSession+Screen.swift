@@ -177,10 +177,6 @@ extension HeadlessSession {
         try launcher.runChecked("xdotool", ["mouseup", "1", "sleep", "0.1", "mousemove", "640", "760"], environment: environment)
     }
 
-    /// Whether the pointer is GNOME Shell 50's, moved through the shell (`movePointer`,
-    /// `click`), which no xdotool on the X display reaches.
-    public var movesThePointerThroughTheShell: Bool { gnomeShellScreen != nil }
-
     /// Moves the pointer to (`x`, `y`) and leaves it there (to hover over a banner).
     public func movePointer(x: Int, y: Int) throws {
         try ensureRunning()

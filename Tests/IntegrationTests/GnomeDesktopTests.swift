@@ -100,48 +100,9 @@ import Testing
 
     /// Runs `body` while the pointer moves a little every third of a second, far from the banners.
     static func whileMovingThePointer<T>(_ fixture: AgentSession, _ body: () throws -> T) throws -> T {
-        if fixture.session.movesThePointerThroughTheShell { return try whileMovingTheShellsPointer(fixture, body) }
         let mover = try fixture.session.launch(try HeadlessSession.executable("sh"), ["-c",
             "while true; do xdotool mousemove 900 600; sleep 0.33; xdotool mousemove 901 601; sleep 0.33; done"])
         defer { mover.terminate() }
         return try body()
-    }
-
-    /// `whileMovingThePointer` on GNOME 50, whose pointer no xdotool reaches: moved through the
-    /// shell (`HeadlessSession.movePointer`) from a thread of its own.
-    private static func whileMovingTheShellsPointer<T>(_ fixture: AgentSession, _ body: () throws -> T) throws -> T {
-        let session = fixture.session
-        let finished = Finished()
-        let mover = Thread {
-            var step = 0
-            while !finished.wait(0.33) {
-                step += 1
-                try? session.movePointer(x: 900 + step % 2, y: 600 + step % 2)
-            }
-        }
-        mover.start()
-        defer { finished.signal() }
-        return try body()
-    }
-
-    /// A thread's signal to end, which it waits for between its steps.
-    private final class Finished: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var done = false
-
-        func signal() {
-            condition.lock()
-            done = true
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        /// Waits up to `seconds` for the signal; whether it came.
-        func wait(_ seconds: TimeInterval) -> Bool {
-            condition.lock()
-            defer { condition.unlock() }
-            if !done { _ = condition.wait(until: Date().addingTimeInterval(seconds)) }
-            return done
-        }
     }
 }
