@@ -227,6 +227,13 @@ public enum Variant {
         return g_variant_get_int32(child)
     }
 
+    /// The `b` child `index` of a tuple, such as a signal's `(b)`.
+    public static func bool(in tuple: OpaquePointer, at index: Int) -> Bool {
+        let child = child(tuple, index)
+        defer { g_variant_unref(child) }
+        return g_variant_get_boolean(child) != 0
+    }
+
     /// The numbers of the `ai` child `index` of a tuple.
     public static func int32s(in tuple: OpaquePointer, at index: Int) -> [Int32] {
         elements(in: tuple, at: index) { g_variant_get_int32($0) }

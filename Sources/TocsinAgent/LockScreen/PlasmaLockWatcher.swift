@@ -64,10 +64,12 @@ final class PlasmaLockWatcher {
 
     /// `ActiveChanged(b)`: the lock screen came up or went.
     private func activeChanged(_ parameters: OpaquePointer) {
-        guard String(cString: g_variant_get_type_string(parameters)) == "(b)" else { return }
-        let active = Variant.child(parameters, 0)
-        defer { g_variant_unref(active) }
-        tell(g_variant_get_boolean(active) != 0)
+        if let active = Self.active(in: parameters) { tell(active) }
+    }
+
+    /// The `b` of `ActiveChanged`'s arguments or `GetActive`'s reply; `nil` for another type.
+    private static func active(in tuple: OpaquePointer) -> Bool? {
+        String(cString: g_variant_get_type_string(tuple)) == "(b)" ? Variant.bool(in: tuple, at: 0) : nil
     }
 
     /// The locker is on the bus: whether its screen is locked already (the agent started under
@@ -78,13 +80,11 @@ final class PlasmaLockWatcher {
         AsyncBusCall.start(connection, destination: owner, path: Self.path, interface: Self.interface, method: "GetActive",
                            arguments: nil, flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 5000) { [weak self] reply, error in
             guard let self, lockerOwner == owner else { return }
-            guard let reply, String(cString: g_variant_get_type_string(reply)) == "(b)" else {
+            guard let active = reply.flatMap(Self.active) else {
                 log.info("Plasma's locker did not say whether the screen is locked (\(error?.message ?? "an answer of another type")); its next change will tell.")
                 return
             }
-            let active = Variant.child(reply, 0)
-            defer { g_variant_unref(active) }
-            tell(g_variant_get_boolean(active) != 0)
+            tell(active)
         }
     }
 

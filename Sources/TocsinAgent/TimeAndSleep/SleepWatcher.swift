@@ -78,9 +78,7 @@ final class SleepWatcher {
     /// logind's `PrepareForSleep(b start)`: `true` before sleeping, `false` after waking.
     private func prepareForSleep(_ parameters: OpaquePointer) {
         guard String(cString: g_variant_get_type_string(parameters)) == "(b)" else { return }
-        let starting = Variant.child(parameters, 0)
-        defer { g_variant_unref(starting) }
-        if g_variant_get_boolean(starting) != 0 {
+        if Variant.bool(in: parameters, at: 0) {
             log.info("The machine is going to sleep.")
             onSuspend()
         } else {
