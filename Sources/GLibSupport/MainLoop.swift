@@ -52,27 +52,31 @@ public final class MainLoop {
         }, CallbackBox(body).retainedPointer, CallbackBox.release)
     }
 
-    /// Runs `body` once after `seconds` (on the monotonic clock) and returns a handle to cancel it.
+    /// Runs `body` once after `seconds` (on the monotonic clock) on `context` (default: the
+    /// global default context, the agent's loop) and returns a handle to cancel it.
     @discardableResult
-    public static func after(seconds: Double, _ body: @escaping () -> Void) -> TimeoutHandle {
+    public static func after(seconds: Double, on context: OpaquePointer? = nil, _ body: @escaping () -> Void) -> TimeoutHandle {
         let milliseconds = guint(max(0, min(seconds * 1000, Double(Int32.max))).rounded(.up))
-        let id = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { userData in
+        let source = g_timeout_source_new(milliseconds)
+        defer { g_source_unref(source) }
+        g_source_set_callback(source, { userData in
             CallbackBox.from(userData).body()
             return SourceResult.remove
         }, CallbackBox(body).retainedPointer, CallbackBox.release)
-        return TimeoutHandle(sourceID: id)
+        return TimeoutHandle(sourceID: g_source_attach(source, context), context: context)
     }
 }
 
 /// A pending `MainLoop.after` call.
 public struct TimeoutHandle {
     fileprivate let sourceID: guint
+    fileprivate let context: OpaquePointer?
 
     /// Stops the call from happening, if it has not happened yet.
     public func cancel() {
         // g_source_remove warns about an id that already ran; look it up first.
-        if g_main_context_find_source_by_id(nil, sourceID) != nil {
-            g_source_remove(sourceID)
+        if let source = g_main_context_find_source_by_id(context, sourceID) {
+            g_source_destroy(source)
         }
     }
 }

@@ -23,6 +23,23 @@ extension HeadlessSession {
         case .gtklock: return try GtklockLocker.lock(self)
         }
     }
+
+    /// Starts Plasma 5.27's shell beside the session's notification server, as the session's own
+    /// user (the agent's, whose media-player commands the agent obeys), for the media keys of a
+    /// Plasma session: its media controller registers them with kglobalaccel while a media player
+    /// is on the bus, and Plasma's locker passes them on while locked. Returns once its system
+    /// tray is up; the shell ends with the session.
+    public func startPlasmaShellForMediaKeys() throws {
+        try ensureRunning()
+        _ = try PlasmaShell.startBesideNotificationServer(launcher: launcher, environment: environment)
+    }
+
+    /// Whether Plasma's media controller has the media keys registered with kglobalaccel now (its
+    /// `mediacontrol` component active), as Plasma's locker sees it when the screen locks.
+    public func plasmaMediaKeysAreRegistered() throws -> Bool {
+        try ensureRunning()
+        return try PlasmaShell.mediaKeysAreRegistered(launcher: launcher, environment: environment)
+    }
 }
 
 /// What the lockers' start-ups share: waiting for a locker that is either ready or gone.

@@ -4,14 +4,81 @@ import Foundation
 /// with a private system bus, after kglobalaccel5, kded5 and kactivitymanagerd (without the
 /// activity manager plasmashell hangs, saying nothing), as an unprivileged user (`DesktopUser`)
 /// when the tests run as root. It owns org.freedesktop.Notifications 2–4 s after it starts and
-/// holds about 400 MB.
+/// holds about 400 MB. Beside another notification server it runs as the session's own user,
+/// for its media controller and the media keys (`startBesideNotificationServer`).
 enum PlasmaShell {
     /// The desktop user's XDG_CONFIG_HOME in this session, where plasmanotifyrc is.
     static func configHome(_ layout: SessionLayout) -> URL { layout.shared.appendingPathComponent("plasma-home/.config") }
 
+    /// Starts it as the session's notification server, and returns once it owns the name.
     static func start(launcher: ChildLauncher, environment: [String: String]) throws -> NotificationServer {
+        let shell = try launch(as: try DesktopUser.resolve(launcher: launcher, environment: environment), launcher: launcher, environment: environment)
+        try NotificationServer.waitForName("org.freedesktop.Notifications", ownedBy: shell, component: "plasmashell",
+                                           launcher: launcher, environment: environment, timeout: .seconds(30))
+        return NotificationServer(kind: .plasma, process: shell, picker: nil)
+    }
+
+    /// Starts plasmashell beside the session's own notification server (which keeps
+    /// org.freedesktop.Notifications; Plasma's notifications applet says it could not have it),
+    /// as the session's own user, and returns once its system tray is up (it owns a
+    /// `org.kde.StatusNotifierHost-…` name) and it has settled: no more than 30 ms of processor
+    /// time in 3 s. For what Plasma's shell does besides notifications: its media controller,
+    /// which the tray loads while a media player is on the bus and which then registers the
+    /// media keys with kglobalaccel (`mediaKeysAreRegistered`).
+    ///
+    /// Settled, as a desktop is long before its screen locks: the tray takes its first list of
+    /// the bus's names after it is up, and a player that comes meanwhile may be counted twice.
+    /// Here the shell goes on working for about 5 s after its tray is up (1.0 s of processor
+    /// time at the tray, 1.7 s when settled). Seen, and left to Plasma: with a fresh
+    /// configuration, a test player that came and quit left the media controller loaded, its
+    /// keys registered and sent to no player after (three runs in a row in the tests' session,
+    /// once in a dozen by hand); the tests therefore let the agent's player be the first.
+    static func startBesideNotificationServer(launcher: ChildLauncher, environment: [String: String]) throws -> SessionProcess {
+        let shell = try launch(as: DesktopUser.sessionUser, launcher: launcher, environment: environment)
+        let trayUp = Polling.until(timeout: .seconds(30), interval: .milliseconds(100)) {
+            !shell.isRunning || ((try? busNames(launcher: launcher, environment: environment)) ?? []).contains { $0.hasPrefix("org.kde.StatusNotifierHost-") }
+        }
+        guard trayUp, shell.isRunning else {
+            throw HeadlessSessionError.componentFailed(
+                component: "plasmashell", reason: shell.isRunning ? "its system tray did not come up within 30 s" : "exited with status \(shell.terminationStatus ?? -1)",
+                stderrTail: shell.standardErrorTail())
+        }
+        var window = [ProcStat.read(pid: shell.pid)?.cpuTicks ?? 0]
+        let settled = Polling.until(timeout: .seconds(60), interval: .seconds(1)) {
+            window = Array((window + [ProcStat.read(pid: shell.pid)?.cpuTicks ?? 0]).suffix(4))
+            return !shell.isRunning || (window.count == 4 && window[3] <= window[0] + 3)
+        }
+        guard settled, shell.isRunning else {
+            throw HeadlessSessionError.componentFailed(
+                component: "plasmashell", reason: shell.isRunning ? "it was still busy 60 s after its tray came up" : "exited with status \(shell.terminationStatus ?? -1)",
+                stderrTail: shell.standardErrorTail())
+        }
+        return shell
+    }
+
+    /// Whether Plasma's media controller has the media keys registered with kglobalaccel now (its
+    /// `mediacontrol` component is active): the component Plasma's locker passes the media keys
+    /// to while the screen is locked, if it was active when the screen locked.
+    static func mediaKeysAreRegistered(launcher: ChildLauncher, environment: [String: String]) throws -> Bool {
+        let answer = try launcher.run(name: "gdbus", executable: try ExecutableLocator.find("gdbus", environment: environment),
+                                      arguments: ["call", "--session", "--dest", "org.kde.kglobalaccel", "--object-path", "/component/mediacontrol",
+                                                  "--method", "org.kde.kglobalaccel.Component.isActive"],
+                                      environment: environment, timeout: .seconds(10), keepLogs: false)
+        // A component never registered is no object at all: not active.
+        return answer.status == 0 && answer.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(true,)"
+    }
+
+    /// The names on the session bus.
+    private static func busNames(launcher: ChildLauncher, environment: [String: String]) throws -> [String] {
+        let listing = try launcher.runChecked("gdbus", ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                                                        "--method", "org.freedesktop.DBus.ListNames"], environment: environment)
+        return listing.split(whereSeparator: { "[]'(), \n".contains($0) }).map(String.init)
+    }
+
+    /// Starts kglobalaccel5, kded5, kactivitymanagerd and then plasmashell as `user`, with a home
+    /// of their own in the session and a private system bus.
+    private static func launch(as user: DesktopUser, launcher: ChildLauncher, environment: [String: String]) throws -> SessionProcess {
         let layout = launcher.layout
-        let user = try DesktopUser.resolve(launcher: launcher, environment: environment)
         let systemBus = try BusDaemon.startSystemBus(launcher: launcher, environment: environment)
         let home = layout.shared.appendingPathComponent("plasma-home")
         let runtime = layout.shared.appendingPathComponent("plasma-runtime")
@@ -36,10 +103,7 @@ enum PlasmaShell {
         let activities = try start("kactivitymanagerd", "kactivitymanagerd")
         try NotificationServer.waitForName("org.kde.ActivityManager", ownedBy: activities, component: "kactivitymanagerd",
                                            launcher: launcher, environment: environment)
-        let shell = try start("plasmashell", "plasmashell", ["--no-respawn"])
-        try NotificationServer.waitForName("org.freedesktop.Notifications", ownedBy: shell, component: "plasmashell",
-                                           launcher: launcher, environment: environment, timeout: .seconds(30))
-        return NotificationServer(kind: .plasma, process: shell, picker: nil)
+        return try start("plasmashell", "plasmashell", ["--no-respawn"])
     }
 
     /// Plasma's own do-not-disturb, as its switch sets it: `[DoNotDisturb] Until=` in

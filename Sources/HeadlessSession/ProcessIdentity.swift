@@ -38,6 +38,8 @@ struct ProcStat {
     let startTicks: UInt64
     /// Field 52: the exit status in waitpid(2) form, meaningful once the process is a zombie.
     let exitCode: Int32?
+    /// Fields 14 and 15: the processor time it has used, user and system, in clock ticks.
+    let cpuTicks: UInt64
 
     /// Whether the process has exited but was not reaped yet.
     var isZombie: Bool { state == "Z" || state == "X" }
@@ -58,6 +60,8 @@ struct ProcStat {
         // rest[0] is field 3 (state); field 22 (starttime) is rest[19].
         guard rest.count > 19, let state = rest[0].first, let ticks = UInt64(rest[19]) else { return nil }
         let exitCode = rest.count > 49 ? Int32(rest[49].trimmingCharacters(in: .whitespacesAndNewlines)) : nil
-        return ProcStat(state: state, startTicks: ticks, exitCode: exitCode)
+        // utime and stime are fields 14 and 15: rest[11] and rest[12].
+        let cpuTicks = (UInt64(rest[11]) ?? 0) + (UInt64(rest[12]) ?? 0)
+        return ProcStat(state: state, startTicks: ticks, exitCode: exitCode, cpuTicks: cpuTicks)
     }
 }

@@ -144,10 +144,7 @@ struct DesktopUser {
     let isOtherUser: Bool
 
     static func resolve(launcher: ChildLauncher, environment: [String: String]) throws -> DesktopUser {
-        guard getuid() == 0 else {
-            let name = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "\(getuid())"
-            return DesktopUser(name: name, uid: getuid(), gid: getgid(), isOtherUser: false)
-        }
+        guard getuid() == 0 else { return sessionUser }
         if getpwnam(createdName) == nil {
             // Two sessions at once may both try; whichever loses finds the user made.
             _ = try? launcher.runChecked("useradd", ["--create-home", "--shell", "/bin/bash", createdName], environment: environment,
@@ -158,6 +155,13 @@ struct DesktopUser {
                 component: "sway", reason: "sway does not run as root, and the user \(createdName) could not be created (useradd)", stderrTail: "")
         }
         return DesktopUser(name: createdName, uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid, isOtherUser: true)
+    }
+
+    /// The session's own user (this process's, the agent's), for programs that must run as the
+    /// same user as the agent: a user's desktop does, and the agent obeys its own user only.
+    static var sessionUser: DesktopUser {
+        let name = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "\(getuid())"
+        return DesktopUser(name: name, uid: getuid(), gid: getgid(), isOtherUser: false)
     }
 
     /// Creates `directories` (mode 0700) and makes them the user's.

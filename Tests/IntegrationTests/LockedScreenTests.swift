@@ -10,7 +10,8 @@ import Testing
 ///
 /// - Plasma 5.27 (`ksmserver`'s kscreenlocker): the title in the greeter's media row once the
 ///   pointer moves; its play/pause, clicked, stops the alarm; its next snoozes it, and the row
-///   says when it rings again; shown over music it paused, and after the only music player quit.
+///   says when it rings again; shown over music it paused, and after the only music player quit;
+///   the keyboard's media keys (through plasmashell's media controller) snooze and stop it.
 /// - xscreensaver 6.06: the black screen lit when the alarm rings (the agent wakes it), its
 ///   password dialog up, still locked, and kept lit past the dialog's own timeout while it
 ///   rings; `playerctl` stops it.
@@ -86,6 +87,45 @@ import Testing
         #expect(try fixture.eventually(timeout: 10) { try fixture.alarm(id) == nil },
                 "playerctl stop did not stop the re-ring: \((try? fixture.alarm(id)) ?? [:])\n\(fixture.agentLog)")
         #expect(try lock.isLocked)
+    }
+
+    @Test func plasmasMediaKeysSnoozeAndStopTheRingingAlarmWhileLocked() throws {
+        let fixture = try AgentSession("lock-plasma-keys")
+        // Plasma's shell, as the agent's user, for its media controller: the tray loads it while a
+        // media player is on the bus, and it registers the media keys with kglobalaccel. No media
+        // player is on the bus yet, so the keys are not registered: the locker, which asks for
+        // them once as it locks, passes them on only if the agent's player is there by then.
+        try fixture.session.startPlasmaShellForMediaKeys()
+        #expect(try !fixture.session.plasmaMediaKeysAreRegistered(), "the media keys are registered with no media player on the bus")
+
+        // So the agent's player comes as the locker says it is about to lock, not once the lock
+        // screen is up (1.7 s later here).
+        let recording = try fixture.session.startRecording()
+        let (id, due) = try Self.timer(fixture, "15s", "--title", "Nap", "--snooze", "8s")
+        let lock = try fixture.session.lockScreen(with: .plasma)
+        #expect(due.timeIntervalSinceNow > 1, "the timer rang before the screen was locked (the machine is slow): nothing left to see")
+        #expect(fixture.agentLog.contains("Plasma's screen is about to lock"), "the agent did not hear AboutToLock: \(fixture.agentLog)")
+        #expect(try fixture.session.plasmaMediaKeysAreRegistered(), "the media keys are not registered with the screen locked")
+
+        #expect(try fixture.eventually(timeout: 25) { try fixture.alarm(id)?.string("state") == "alerting" }, "it never rang")
+        #expect(fixture.eventually(timeout: 5) { recording.currentTrace().firstLoudWindow(after: due) != nil }, "the alarm was never heard")
+        // The keyboard's Next: kscreenlocker passes it to Plasma's media controller, which sends Next.
+        try fixture.session.pressKeys("XF86AudioNext")
+        let pressed = Date()
+        #expect(try fixture.eventually(timeout: 5) { try fixture.alarm(id)?.string("state") == "countdown" },
+                "the Next key did not snooze it while locked: \(fixture.agentLog)")
+        Self.figure("plasma", "the Next key pressed → snoozed (seen by the test's poll)", Date().timeIntervalSince(pressed))
+        #expect(Self.silent(recording, after: pressed), "still sound after the Next key")
+        #expect(fixture.agentLog.contains("The media player's Next"), "the key came not as Next: \(fixture.agentLog)")
+
+        // It rings again; the Play/Pause key (sent as Pause to a player that plays) stops it.
+        #expect(try fixture.eventually(timeout: 20) { try fixture.alarm(id)?.string("state") == "alerting" }, "the snoozed alarm did not ring again")
+        let again = Date()
+        #expect(fixture.eventually(timeout: 5) { recording.currentTrace().firstLoudWindow(after: again.addingTimeInterval(-1)) != nil },
+                "the re-ring was not heard")
+        try fixture.expectStoppedIntoSilence(id, recording: recording) { try fixture.session.pressKeys("XF86AudioPlay") }
+        #expect(fixture.agentLog.contains("The media player's Pause"), "the key came not as Pause: \(fixture.agentLog)")
+        #expect(try lock.isLocked, "the screen was unlocked by the media keys")
     }
 
     @Test func plasmasLockerIsAskedToWakeTheDisplayAsTheAlarmRings() throws {

@@ -10,14 +10,32 @@ import GLibSupport
 /// Only Plasma's locker is followed: elsewhere a player waiting on the bus would be picked by
 /// media keys and `playerctl` instead of the user's music, for no gain.
 ///
-/// Nothing waits: the signal is subscribed to, `GetActive` is asked asynchronously (5 s), and
-/// an answer that comes after the locker went is dropped. Lives on the main context.
+/// The player comes already when the locker says `AboutToLock` (`org.kde.screensaver`), before
+/// the lock screen is up: at `locked`, kscreenlocker asks kglobalaccel once which media keys to
+/// pass on while locked, and Plasma's media controller has them registered only while a media
+/// player is on the bus (it is loaded and unloaded with the players; tried with Plasma 5.27.5: a
+/// player that came after the lock never got the keys, one there before it did). Here the
+/// greeter took 1.7 s from `AboutToLock` to `ActiveChanged`; the controller registers the keys
+/// 0.15 s after a player comes. A lock that never comes after `AboutToLock` lets go after
+/// `lockDeadline` (its `GetActive` asked then).
+///
+/// Nothing waits: the signals are subscribed to, `GetActive` is asked asynchronously (5 s), and
+/// an answer that comes after the locker went is dropped. Lives on the thread-default context it
+/// was made on (the agent's main context).
 final class PlasmaLockWatcher {
     private let log: AgentLog
     private let onChange: (Bool) -> Void
     private var connection: OpaquePointer?
-    private var subscription: guint = 0
+    private var subscriptions: [guint] = []
     private var nameWatch: guint = 0
+    /// The context callbacks come on, where the lock's deadline is set too.
+    private let context: OpaquePointer?
+    /// How long a lock announced by `AboutToLock` may take to come up before the player lets go.
+    private let lockDeadline: Double
+    /// The check of a lock announced and not come yet.
+    private var pendingLockCheck: TimeoutHandle?
+    /// Counts the locker's changes: a `GetActive` asked before one answers for a state gone.
+    private var lockerChanges = 0
     /// The locker's unique name while it is on the bus: a `GetActive` answer counts only if it
     /// comes from the locker still there.
     private var lockerOwner: String?
@@ -26,24 +44,35 @@ final class PlasmaLockWatcher {
 
     static let lockerName = "org.kde.screensaver"
     private static let interface = "org.freedesktop.ScreenSaver"
+    /// kscreenlocker's own interface, where `AboutToLock` is said.
+    private static let kdeInterface = "org.kde.screensaver"
     private static let path = "/ScreenSaver"
 
     /// Follows Plasma's locker on `connection` (the agent's session bus), calling `onChange` with
-    /// `true` when its lock screen comes up and `false` when it goes or the locker leaves.
-    init(log: AgentLog, connection: OpaquePointer?, onChange: @escaping (Bool) -> Void) {
+    /// `true` when its lock screen is about to come up and `false` when it goes, the locker
+    /// leaves, or a lock it announced is not up `lockDeadline` seconds later.
+    init(log: AgentLog, connection: OpaquePointer?, lockDeadline: Double = 30, onChange: @escaping (Bool) -> Void) {
         self.log = log
         self.onChange = onChange
+        self.lockDeadline = lockDeadline
+        context = g_main_context_ref_thread_default()
         guard let connection else { return }
         self.connection = connection
         g_object_ref(UnsafeMutableRawPointer(connection))
         let userData = Unmanaged.passUnretained(self).toOpaque()
         // kscreenlocker says it on /ScreenSaver and /org/freedesktop/ScreenSaver: any path will do.
-        subscription = g_dbus_connection_signal_subscribe(
+        subscriptions.append(g_dbus_connection_signal_subscribe(
             connection, Self.lockerName, Self.interface, "ActiveChanged", nil, nil, G_DBUS_SIGNAL_FLAGS_NONE,
             { _, _, _, _, _, parameters, userData in
                 Unmanaged<PlasmaLockWatcher>.fromOpaque(userData!).takeUnretainedValue().activeChanged(parameters!)
             },
-            userData, nil)
+            userData, nil))
+        subscriptions.append(g_dbus_connection_signal_subscribe(
+            connection, Self.lockerName, Self.kdeInterface, "AboutToLock", nil, nil, G_DBUS_SIGNAL_FLAGS_NONE,
+            { _, _, _, _, _, _, userData in
+                Unmanaged<PlasmaLockWatcher>.fromOpaque(userData!).takeUnretainedValue().aboutToLock()
+            },
+            userData, nil))
         nameWatch = g_bus_watch_name_on_connection(
             connection, Self.lockerName, G_BUS_NAME_WATCHER_FLAGS_NONE,
             { _, _, owner, userData in
@@ -56,15 +85,48 @@ final class PlasmaLockWatcher {
     }
 
     deinit {
-        guard let connection else { return }
-        g_bus_unwatch_name(nameWatch)
-        g_dbus_connection_signal_unsubscribe(connection, subscription)
-        g_object_unref(UnsafeMutableRawPointer(connection))
+        pendingLockCheck?.cancel()
+        if let connection {
+            g_bus_unwatch_name(nameWatch)
+            for subscription in subscriptions { g_dbus_connection_signal_unsubscribe(connection, subscription) }
+            g_object_unref(UnsafeMutableRawPointer(connection))
+        }
+        if let context { g_main_context_unref(context) }
     }
 
     /// `ActiveChanged(b)`: the lock screen came up or went.
     private func activeChanged(_ parameters: OpaquePointer) {
-        if let active = Self.active(in: parameters) { tell(active) }
+        guard let active = Self.active(in: parameters) else { return }
+        settleAnnouncedLock()
+        tell(active)
+    }
+
+    /// `AboutToLock`: the locker starts its greeter; the lock screen is up in a second or two.
+    private func aboutToLock() {
+        guard !isUp else { return }
+        log.info("Plasma's screen is about to lock: Tocsin's media player comes now, so that the locker passes the media keys on to it.")
+        tell(true)
+        pendingLockCheck = MainLoop.after(seconds: lockDeadline, on: context) { [weak self] in self?.checkAnnouncedLock() }
+    }
+
+    /// The lock announced `lockDeadline` ago has not said it is up: asks whether it is.
+    private func checkAnnouncedLock() {
+        pendingLockCheck = nil
+        guard let connection, let owner = lockerOwner else { return }
+        let changes = lockerChanges
+        AsyncBusCall.start(connection, destination: owner, path: Self.path, interface: Self.interface, method: "GetActive",
+                           arguments: nil, flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 5000) { [weak self] reply, error in
+            guard let self, lockerOwner == owner, lockerChanges == changes, isUp, reply.flatMap(Self.active) != true else { return }
+            log.info("Plasma's locker said it would lock the screen \(Int(lockDeadline)) s ago and has not (\(error?.message ?? "GetActive says false")): Tocsin's media player shows only while an alarm rings.")
+            tell(false)
+        }
+    }
+
+    /// A change from the locker settles whether the lock it announced came.
+    private func settleAnnouncedLock() {
+        lockerChanges += 1
+        pendingLockCheck?.cancel()
+        pendingLockCheck = nil
     }
 
     /// The `b` of `ActiveChanged`'s arguments or `GetActive`'s reply; `nil` for another type.
@@ -91,6 +153,7 @@ final class PlasmaLockWatcher {
     /// The locker left the bus: no lock screen of its is up any more.
     private func lockerVanished() {
         lockerOwner = nil
+        settleAnnouncedLock()
         tell(false)
     }
 

@@ -43,8 +43,8 @@ public enum AgentInput: Sendable, Equatable {
     /// The user's settings for what a locked screen shows of alarms.
     case lockScreenSettingsChanged(LockScreenSettings)
     /// A lock screen that shows media players but loses sight of those that come after the last
-    /// one left (Plasma 5.27's greeter) came up (`true`) or went: while it is up, Tocsin's media
-    /// player stays on the bus between rings, waiting with the next alarm to ring.
+    /// one left (Plasma 5.27's greeter) came up or is about to (`true`), or went: while it is up,
+    /// Tocsin's media player stays on the bus between rings, waiting with the next alarm to ring.
     case lockScreenKeepingPlayerChanged(isUp: Bool)
 }
 

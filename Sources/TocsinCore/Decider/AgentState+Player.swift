@@ -31,7 +31,7 @@ extension AgentState {
         guard isUp != screen.lockScreenKeepsPlayer else { return [] }
         screen.lockScreenKeepsPlayer = isUp
         let said: AgentEffect = isUp
-            ? .log(.info, "Plasma's lock screen is up: Tocsin's media player stays there between rings, with the next alarm.")
+            ? .log(.info, "Plasma's lock screen is up (or coming up): Tocsin's media player stays there between rings, with the next alarm.")
             : .log(.info, "Plasma's lock screen is gone: Tocsin's media player shows only while an alarm rings.")
         return [said] + followPlayer()
     }

@@ -59,7 +59,7 @@ public enum LockScreenReadiness {
             return ReadinessReport(.warning, "GNOME Shell\(major.map { " \($0)" } ?? "")'s lock screen shows \(shows); the display is lit for 15 s only, and not at all in do-not-disturb; the media key (play/pause) stops it",
                                    fix: fix)
         case .plasma:
-            return ReadinessReport(.ok, "Plasma's lock screen shows a ringing alarm in its media row, with \(title) (move the mouse or press a key): play/pause stops it, next snoozes it; between rings the row shows the next alarm and when it rings")
+            return ReadinessReport(.ok, "Plasma's lock screen shows a ringing alarm in its media row, with \(title) (move the mouse or press a key): play/pause stops it, next snoozes it, and so do the keyboard's media keys; between rings the row shows the next alarm and when it rings")
         case .xfce4Screensaver:
             return ReadinessReport(.warning, "xfce4-screensaver shows nothing of an alarm while locked; Tocsin wakes the display, and the media keys stop it where a daemon outside the locker takes them",
                                    fix: "Stop it after unlocking, with a phone's media remote (KDE Connect, GSConnect), or bind “playerctl -p tocsin play-pause” to a key your desktop passes through while locked.")

@@ -172,7 +172,7 @@ final class QuietServer: NotificationServerWatch {
     func refresh(then completion: @escaping () -> Void) { completion() }
 }
 
-/// Log lines, kept.
+/// Log lines, kept, from whatever thread writes them.
 final class LogLines: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [String] = []

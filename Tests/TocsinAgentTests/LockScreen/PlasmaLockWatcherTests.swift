@@ -41,6 +41,62 @@ import Testing
         }
     }
 
+    @Test func aboutToLockBringsThePlayerAtOnceAndTheLockThatFollowsChangesNothing() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        try withOwnMainContext { context in
+            var told: [Bool] = []
+            let locker = try bus.connect()
+            defer { g_object_unref(UnsafeMutableRawPointer(locker)) }
+            let registration = try Self.exportScreenSaver(on: locker)
+            defer { g_dbus_connection_unregister_object(locker, registration) }
+            Self.lockerIsActive = false
+            try PrivateBus.requestName(PlasmaLockWatcher.lockerName, on: locker)
+            let agent = try bus.connect()
+            defer { g_object_unref(UnsafeMutableRawPointer(agent)) }
+            let watcher = PlasmaLockWatcher(log: AgentLog { _ in }, connection: agent, lockDeadline: 0.5) { told.append($0) }
+            _ = runMainContext(context, for: 0.5)
+            #expect(told.isEmpty, "told before anything was said: \(told)")
+
+            // kscreenlocker says AboutToLock, starts its greeter, and says ActiveChanged once it is up.
+            try Self.emitAboutToLock(on: locker)
+            #expect(runMainContext(context, for: 3) { told == [true] }, "about to lock: \(told)")
+            Self.lockerIsActive = true
+            try Self.emitActiveChanged(on: locker, true)
+            // Past the deadline: the lock came, nothing is taken back.
+            _ = runMainContext(context, for: 1.2) { told != [true] }
+            #expect(told == [true], "the lock that followed: \(told)")
+            Self.lockerIsActive = false
+            try Self.emitActiveChanged(on: locker, false)
+            #expect(runMainContext(context, for: 3) { told == [true, false] }, "unlocked: \(told)")
+            withExtendedLifetime(watcher) {}
+        }
+    }
+
+    @Test func aLockAnnouncedThatNeverComesLetsGoAtItsDeadline() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        try withOwnMainContext { context in
+            var told: [Bool] = []
+            let logged = LogLines()
+            let locker = try bus.connect()
+            defer { g_object_unref(UnsafeMutableRawPointer(locker)) }
+            let registration = try Self.exportScreenSaver(on: locker)
+            defer { g_dbus_connection_unregister_object(locker, registration) }
+            Self.lockerIsActive = false
+            try PrivateBus.requestName(PlasmaLockWatcher.lockerName, on: locker)
+            let agent = try bus.connect()
+            defer { g_object_unref(UnsafeMutableRawPointer(agent)) }
+            let watcher = PlasmaLockWatcher(log: logged.log, connection: agent, lockDeadline: 0.5) { told.append($0) }
+            _ = runMainContext(context, for: 0.5)
+            // The greeter could not take the keyboard: no ActiveChanged, GetActive stays false.
+            try Self.emitAboutToLock(on: locker)
+            #expect(runMainContext(context, for: 3) { told == [true, false] }, "a lock that never came: \(told)")
+            #expect(logged.all.contains { $0.contains("has not (GetActive says false)") }, "\(logged.all)")
+            withExtendedLifetime(watcher) {}
+        }
+    }
+
     @Test func anotherProgramsActiveChangedIsIgnored() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
@@ -54,6 +110,7 @@ import Testing
             _ = runMainContext(context, for: 0.3)
             // GNOME's screensaver proxy says ActiveChanged on the same interface; it is not Plasma's locker.
             try Self.emitActiveChanged(on: impostor, true)
+            try Self.emitAboutToLock(on: impostor)
             _ = runMainContext(context, for: 0.7) { !told.isEmpty }
             #expect(told.isEmpty)
             withExtendedLifetime(watcher) {}
@@ -79,6 +136,14 @@ import Testing
         return try GLibError.check {
             g_dbus_connection_register_object(connection, "/ScreenSaver", node.pointee.interfaces[0], &vtable, nil, nil, $0)
         }
+    }
+
+    /// kscreenlocker's `AboutToLock` (on its own interface) from `connection`.
+    static func emitAboutToLock(on connection: OpaquePointer) throws {
+        _ = try GLibError.check {
+            g_dbus_connection_emit_signal(connection, nil, "/ScreenSaver", "org.kde.screensaver", "AboutToLock", nil, $0)
+        }
+        g_dbus_connection_flush_sync(connection, nil, nil)
     }
 
     /// kscreenlocker's `ActiveChanged(active)` from `connection`.

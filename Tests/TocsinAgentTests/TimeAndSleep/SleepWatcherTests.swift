@@ -47,19 +47,11 @@ import Testing
     }
 
     @Test func withoutASystemBusItSaysSoOnce() {
-        let lines = LockedLines()
-        let watcher = SleepWatcher(systemBusAddress: "unix:path=/nonexistent/system_bus_socket", log: AgentLog { lines.append($0) }, onResume: {})
+        let lines = LogLines()
+        let watcher = SleepWatcher(systemBusAddress: "unix:path=/nonexistent/system_bus_socket", log: lines.log, onResume: {})
         #expect(lines.all.count == 1, "\(lines.all)")
         #expect(lines.all.first?.contains("tocsind[info]") == true)
         withExtendedLifetime(watcher) {}
     }
 }
 
-/// Log lines collected from any thread.
-private final class LockedLines: @unchecked Sendable {
-    // @unchecked: guarded by `lock`.
-    private var lines: [String] = []
-    private let lock = NSLock()
-    var all: [String] { lock.withLock { lines } }
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-}

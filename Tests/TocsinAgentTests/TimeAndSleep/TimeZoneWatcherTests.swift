@@ -49,7 +49,7 @@ import TocsinFiles
 
         /// A watcher over `resolver` reporting into `changes`; no system bus unless `busAddress` is given.
         func watcher(_ resolver: LocalTimeZoneResolver? = nil, busAddress: String = "unix:path=/nonexistent/bus") -> TimeZoneWatcher {
-            TimeZoneWatcher(resolver: resolver ?? self.resolver(), systemBusAddress: busAddress, log: log.agentLog) { [unowned self] zone in
+            TimeZoneWatcher(resolver: resolver ?? self.resolver(), systemBusAddress: busAddress, log: log.log) { [unowned self] zone in
                 changes.append(zone.identifier)
             }
         }
@@ -88,19 +88,6 @@ import TocsinFiles
                 g_main_context_iteration(context, 1)
             }
             return Double(g_get_monotonic_time() - start) / 1_000_000
-        }
-    }
-
-    /// Log lines, collected from whatever thread writes them.
-    final class LogLines: @unchecked Sendable {
-        // @unchecked: guarded by `lock`.
-        private var lines: [String] = []
-        private let lock = NSLock()
-
-        var all: [String] { lock.withLock { lines } }
-
-        var agentLog: AgentLog {
-            AgentLog { [self] line in lock.withLock { lines.append(line) } }
         }
     }
 

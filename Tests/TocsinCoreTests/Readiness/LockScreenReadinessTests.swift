@@ -66,9 +66,10 @@ struct LockScreenReadinessTests {
         #expect(report.fix?.contains("playerctl -p tocsin play-pause") == true)
     }
 
-    @Test("Plasma: the media row stops and snoozes it")
+    @Test("Plasma: the media row and the media keys stop and snooze it")
     func plasma() {
         let report = LockScreenReadiness.report(.init(locker: .plasma, gnomeExtension: false, titlesShown: true))
         #expect(report.level == .ok && report.message.contains("media row") && report.message.contains("next snoozes it"))
+        #expect(report.message.contains("the keyboard's media keys"))
     }
 }
