@@ -30,11 +30,11 @@ import Testing
         let id = try fixture.setAlarm(AgentSession.instant(in: 25).text, "--title", "Porridge", "--snooze", "15s")
         let due = try locked.dueTime(of: id)
         let recording = try fixture.session.startRecording()
-        try locked.lockAndWaitUntilBlack()
+        let black = try locked.lockAndWaitUntilBlack()
         try #require(Date() < due.addingTimeInterval(-1), "the lock took until the alarm was due: nothing left to wake")
 
         let lit = try #require(try locked.waitUntilLit(timeout: 40), "the ringing alarm did not light the locked screen")
-        #expect(lit.takenAt > due.addingTimeInterval(-1), "the screen lit \(due.timeIntervalSince(lit.takenAt)) s before the alarm was due")
+        #expect(lit.takenAt > due.addingTimeInterval(-1), "the screen lit \(due.timeIntervalSince(lit.takenAt)) s before the alarm was due: black at \(LockedGnome.clock(black)), lit at \(LockedGnome.clock(lit.takenAt)); the shell said \(locked.screenSaverSignals(since: black.addingTimeInterval(-5)))")
         let wakes = locked.wakeUpSignals(after: due.addingTimeInterval(-1))
         #expect(!wakes.isEmpty, "the shell sent no WakeUpScreen")
         let (screen, readAt) = try locked.waitForScreen("the ringing alarm with Stop and Snooze") {
@@ -99,12 +99,12 @@ import Testing
         let id = try fixture.setAlarm(AgentSession.instant(in: 25).text, "--title", "Secret")
         let due = try locked.dueTime(of: id)
         let recording = try fixture.session.startRecording()
-        try locked.lockAndWaitUntilBlack()
+        let black = try locked.lockAndWaitUntilBlack()
         try #require(Date() < due.addingTimeInterval(-1), "the lock took until the alarm was due: nothing left to wake")
 
         // GNOME leaves the screen black for a notification in do-not-disturb: what lights it is Tocsin.
         let lit = try #require(try locked.waitUntilLit(timeout: 40), "the ringing alarm did not light the locked screen in do-not-disturb")
-        #expect(lit.takenAt > due.addingTimeInterval(-1), "the screen lit \(due.timeIntervalSince(lit.takenAt)) s before the alarm was due")
+        #expect(lit.takenAt > due.addingTimeInterval(-1), "the screen lit \(due.timeIntervalSince(lit.takenAt)) s before the alarm was due: black at \(LockedGnome.clock(black)), lit at \(LockedGnome.clock(lit.takenAt)); the shell said \(locked.screenSaverSignals(since: black.addingTimeInterval(-5)))")
         let (screen, readAt) = try locked.waitForScreen("the ringing alarm, titled “Alarm”, with Stop") {
             $0.word("Alarm", inARowWith: "Stop") != nil
         }

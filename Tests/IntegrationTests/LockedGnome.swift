@@ -55,7 +55,9 @@ struct LockedGnome {
     /// Locks the screen and waits until the lock screen has faded to black (after about a
     /// second). Nothing may move the pointer meanwhile: the shell lights the screen at the
     /// first motion.
-    func lockAndWaitUntilBlack() throws {
+    /// Returns when the black screenshot was taken.
+    @discardableResult
+    func lockAndWaitUntilBlack() throws -> Date {
         try session.lockScreen()
         var last = try session.screenBrightness()
         let dark = try fixture.eventually(timeout: 20) {
@@ -64,6 +66,21 @@ struct LockedGnome {
         }
         try #require(dark, "the locked screen did not go black: mean grey \(last.mean) (\(last.screenshot.path))")
         try #require(try session.isScreenLocked, "the screen is not locked")
+        return last.takenAt
+    }
+
+    /// What the shell said of its screen saver since `date` (ActiveChanged, WakeUpScreen), with
+    /// their times, for a message about a screen lit when it should not have been.
+    func screenSaverSignals(since date: Date) -> String {
+        let said = session.busSignals(named: nil).filter { $0.interface == "org.gnome.ScreenSaver" && $0.at >= date }
+        return said.isEmpty ? "none" : said.map { "\($0.member)(\($0.arguments.joined(separator: ", "))) at \(Self.clock($0.at))" }.joined(separator: "; ")
+    }
+
+    /// `date` as hours to milliseconds, for messages.
+    static func clock(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss.SSS"
+        return formatter.string(from: date)
     }
 
     /// The first screenshot, from now on, whose mean grey says the screen is lit; `nil` when none
