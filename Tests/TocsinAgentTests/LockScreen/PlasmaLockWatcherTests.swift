@@ -42,18 +42,8 @@ import Testing
     }
 
     @Test func aboutToLockBringsThePlayerAtOnceAndTheLockThatFollowsChangesNothing() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        try withOwnMainContext { context in
+        try Self.withStandInLocker { context, locker, agent in
             var told: [Bool] = []
-            let locker = try bus.connect()
-            defer { g_object_unref(UnsafeMutableRawPointer(locker)) }
-            let registration = try Self.exportScreenSaver(on: locker)
-            defer { g_dbus_connection_unregister_object(locker, registration) }
-            Self.lockerIsActive = false
-            try PrivateBus.requestName(PlasmaLockWatcher.lockerName, on: locker)
-            let agent = try bus.connect()
-            defer { g_object_unref(UnsafeMutableRawPointer(agent)) }
             let watcher = PlasmaLockWatcher(log: AgentLog { _ in }, connection: agent, lockDeadline: 0.5) { told.append($0) }
             _ = runMainContext(context, for: 0.5)
             #expect(told.isEmpty, "told before anything was said: \(told)")
@@ -74,19 +64,9 @@ import Testing
     }
 
     @Test func aLockAnnouncedThatNeverComesLetsGoAtItsDeadline() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        try withOwnMainContext { context in
+        try Self.withStandInLocker { context, locker, agent in
             var told: [Bool] = []
             let logged = LogLines()
-            let locker = try bus.connect()
-            defer { g_object_unref(UnsafeMutableRawPointer(locker)) }
-            let registration = try Self.exportScreenSaver(on: locker)
-            defer { g_dbus_connection_unregister_object(locker, registration) }
-            Self.lockerIsActive = false
-            try PrivateBus.requestName(PlasmaLockWatcher.lockerName, on: locker)
-            let agent = try bus.connect()
-            defer { g_object_unref(UnsafeMutableRawPointer(agent)) }
             let watcher = PlasmaLockWatcher(log: logged.log, connection: agent, lockDeadline: 0.5) { told.append($0) }
             _ = runMainContext(context, for: 0.5)
             // The greeter could not take the keyboard: no ActiveChanged, GetActive stays false.
@@ -114,6 +94,25 @@ import Testing
             _ = runMainContext(context, for: 0.7) { !told.isEmpty }
             #expect(told.isEmpty)
             withExtendedLifetime(watcher) {}
+        }
+    }
+
+    /// Runs `body` on a main context of the test's own, with a stand-in kscreenlocker on a
+    /// private bus (owning its name, its `GetActive` answering `lockerIsActive`, now `false`) and
+    /// the agent's connection to that bus.
+    static func withStandInLocker(_ body: (_ context: OpaquePointer, _ locker: OpaquePointer, _ agent: OpaquePointer) throws -> Void) throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        try withOwnMainContext { context in
+            let locker = try bus.connect()
+            defer { g_object_unref(UnsafeMutableRawPointer(locker)) }
+            let registration = try exportScreenSaver(on: locker)
+            defer { g_dbus_connection_unregister_object(locker, registration) }
+            lockerIsActive = false
+            try PrivateBus.requestName(PlasmaLockWatcher.lockerName, on: locker)
+            let agent = try bus.connect()
+            defer { g_object_unref(UnsafeMutableRawPointer(agent)) }
+            try body(context, locker, agent)
         }
     }
 
