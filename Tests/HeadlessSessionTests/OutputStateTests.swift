@@ -289,6 +289,14 @@ extension RealSessionTests {
                 return input?.sinkName != nil || !player.isRunning
             }
             let status = player.waitForExit(timeout: .seconds(10))
+            if status == nil {
+                // Seen once (a clean-clone run, the unit tests in parallel): a 0.6 s tone's paplay
+                // still running 10 s later, saying nothing. What it and the server were doing:
+                let kernel = (try? String(contentsOfFile: "/proc/\(player.pid)/wchan", encoding: .utf8)).map { "waiting in \($0)" } ?? "no /proc entry"
+                let stream = (try? session.sinkInputs().first { $0.processID == player.pid }).map { "\($0)" } ?? "none listed"
+                let sinks = (try? session.run(try Tool.path("pactl"), ["list", "sinks", "short"]).stdout) ?? "pactl failed"
+                Issue.record("paplay still running after 10 s (\(kernel)); its stream when it was linked: \(String(describing: input)); now: \(stream); sinks:\n\(sinks)")
+            }
             try #require(status == 0, "paplay ended with \(String(describing: status)): \(player.standardError())")
             // Everything rendered before paplay exited is in the recording once it holds audio up
             // to that moment (a little more, for the recorder's own latency).
