@@ -43,7 +43,8 @@ enum PlasmaShell {
                 component: "plasmashell", reason: shell.isRunning ? "its system tray did not come up within 30 s" : "exited with status \(shell.terminationStatus ?? -1)",
                 stderrTail: shell.standardErrorTail())
         }
-        var window = [ProcStat.read(pid: shell.pid)?.cpuTicks ?? 0]
+        // Four readings a second apart: the processor time used over 3 s.
+        var window: [UInt64] = []
         let settled = Polling.until(timeout: .seconds(60), interval: .seconds(1)) {
             window = Array((window + [ProcStat.read(pid: shell.pid)?.cpuTicks ?? 0]).suffix(4))
             return !shell.isRunning || (window.count == 4 && window[3] <= window[0] + 3)
