@@ -26,13 +26,15 @@ enum PlasmaShell {
     /// which the tray loads while a media player is on the bus and which then registers the
     /// media keys with kglobalaccel (`mediaKeysAreRegistered`).
     ///
-    /// Settled, as a desktop is long before its screen locks: the tray takes its first list of
-    /// the bus's names after it is up, and a player that comes meanwhile may be counted twice.
-    /// Here the shell goes on working for about 5 s after its tray is up (1.0 s of processor
-    /// time at the tray, 1.7 s when settled). Seen, and left to Plasma: with a fresh
-    /// configuration, a test player that came and quit left the media controller loaded, its
-    /// keys registered and sent to no player after (three runs in a row in the tests' session,
-    /// once in a dozen by hand); the tests therefore let the agent's player be the first.
+    /// Settled, as a desktop is long before its screen locks: the tray starts following media
+    /// players only once its first listing of the bus's names is back (5.27's
+    /// `DBusServiceObserver`), and the shell goes on working for about 5 s after its tray is up
+    /// (1.0 s of processor time at the tray, 1.7 s when settled). Seen, and left to Plasma: with
+    /// a fresh configuration, a test player that came and quit left the media controller loaded,
+    /// its keys registered and sent to no player after (three runs in a row in the tests'
+    /// session, once in a dozen by hand; read in its code, the observer lists the names again
+    /// when the tray's settings change, counting a player it knows once more). The tests
+    /// therefore let the agent's player be the first.
     static func startBesideNotificationServer(launcher: ChildLauncher, environment: [String: String]) throws -> SessionProcess {
         let shell = try launch(as: DesktopUser.sessionUser, launcher: launcher, environment: environment)
         let trayUp = Polling.until(timeout: .seconds(30), interval: .milliseconds(100)) {
