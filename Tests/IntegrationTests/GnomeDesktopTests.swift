@@ -98,10 +98,11 @@ import Testing
         }
     }
 
-    /// Runs `body` while the pointer moves a little every third of a second, far from the banners.
-    static func whileMovingThePointer<T>(_ fixture: AgentSession, _ body: () throws -> T) throws -> T {
+    /// Runs `body` while the pointer moves a pixel to and fro every third of a second at `x`, `y`
+    /// (by default far from the banners).
+    static func whileMovingThePointer<T>(_ fixture: AgentSession, at x: Int = 900, _ y: Int = 600, _ body: () throws -> T) throws -> T {
         let mover = try fixture.session.launch(try HeadlessSession.executable("sh"), ["-c",
-            "while true; do xdotool mousemove 900 600; sleep 0.33; xdotool mousemove 901 601; sleep 0.33; done"])
+            "while true; do xdotool mousemove \(x) \(y); sleep 0.33; xdotool mousemove \(x + 1) \(y + 1); sleep 0.33; done"])
         defer { mover.terminate() }
         return try body()
     }
