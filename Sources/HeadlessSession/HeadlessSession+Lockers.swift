@@ -28,7 +28,7 @@ extension HeadlessSession {
     /// user (the agent's, whose media-player commands the agent obeys), for the media keys of a
     /// Plasma session: its media controller registers them with kglobalaccel while a media player
     /// is on the bus, and Plasma's locker passes them on while locked. Returns once its system
-    /// tray is up; the shell ends with the session.
+    /// tray is up and it has settled; the shell ends with the session.
     public func startPlasmaShellForMediaKeys() throws {
         try ensureRunning()
         _ = try PlasmaShell.startBesideNotificationServer(launcher: launcher, environment: environment)

@@ -37,14 +37,9 @@ enum PlasmaShell {
     /// therefore let the agent's player be the first.
     static func startBesideNotificationServer(launcher: ChildLauncher, environment: [String: String]) throws -> SessionProcess {
         let shell = try launch(as: DesktopUser.sessionUser, launcher: launcher, environment: environment)
-        let trayUp = Polling.until(timeout: .seconds(30), interval: .milliseconds(100)) {
-            !shell.isRunning || ((try? busNames(launcher: launcher, environment: environment)) ?? []).contains { $0.hasPrefix("org.kde.StatusNotifierHost-") }
-        }
-        guard trayUp, shell.isRunning else {
-            throw HeadlessSessionError.componentFailed(
-                component: "plasmashell", reason: shell.isRunning ? "its system tray did not come up within 30 s" : "exited with status \(shell.terminationStatus ?? -1)",
-                stderrTail: shell.standardErrorTail())
-        }
+        // The tray's host name carries plasmashell's process id (`env -i` execs it: the same).
+        try NotificationServer.waitForName("org.kde.StatusNotifierHost-\(shell.pid)", ownedBy: shell, component: "plasmashell",
+                                           launcher: launcher, environment: environment, timeout: .seconds(30))
         // Four readings a second apart: the processor time used over 3 s.
         var window: [UInt64] = []
         let settled = Polling.until(timeout: .seconds(60), interval: .seconds(1)) {
@@ -69,13 +64,6 @@ enum PlasmaShell {
                                       environment: environment, timeout: .seconds(10), keepLogs: false)
         // A component never registered is no object at all: not active.
         return answer.status == 0 && answer.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "(true,)"
-    }
-
-    /// The names on the session bus.
-    private static func busNames(launcher: ChildLauncher, environment: [String: String]) throws -> [String] {
-        let listing = try launcher.runChecked("gdbus", ["call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
-                                                        "--method", "org.freedesktop.DBus.ListNames"], environment: environment)
-        return listing.split(whereSeparator: { "[]'(), \n".contains($0) }).map(String.init)
     }
 
     /// Starts kglobalaccel5, kded5, kactivitymanagerd and then plasmashell as `user`, with a home

@@ -112,11 +112,10 @@ final class PlasmaLockWatcher {
     /// The lock announced `lockDeadline` ago has not said it is up: asks whether it is.
     private func checkAnnouncedLock() {
         pendingLockCheck = nil
-        guard let connection, let owner = lockerOwner else { return }
+        guard let owner = lockerOwner else { return }
         let changes = lockerChanges
-        AsyncBusCall.start(connection, destination: owner, path: Self.path, interface: Self.interface, method: "GetActive",
-                           arguments: nil, flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 5000) { [weak self] reply, error in
-            guard let self, lockerOwner == owner, lockerChanges == changes, isUp, reply.flatMap(Self.active) != true else { return }
+        askActive(owner) { [self] active, error in
+            guard lockerChanges == changes, isUp, active != true else { return }
             log.info("Plasma's locker said it would lock the screen \(Int(lockDeadline)) s ago and has not (\(error?.message ?? "GetActive says false")): Tocsin's media player shows only while an alarm rings.")
             tell(false)
         }
@@ -138,15 +137,25 @@ final class PlasmaLockWatcher {
     /// a locked screen, or the locker restarted) is asked, not waited for.
     private func lockerAppeared(_ owner: String?) {
         lockerOwner = owner
-        guard let connection, let owner else { return }
-        AsyncBusCall.start(connection, destination: owner, path: Self.path, interface: Self.interface, method: "GetActive",
-                           arguments: nil, flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 5000) { [weak self] reply, error in
-            guard let self, lockerOwner == owner else { return }
-            guard let active = reply.flatMap(Self.active) else {
+        guard let owner else { return }
+        askActive(owner) { [self] active, error in
+            guard let active else {
                 log.info("Plasma's locker did not say whether the screen is locked (\(error?.message ?? "an answer of another type")); its next change will tell.")
                 return
             }
             tell(active)
+        }
+    }
+
+    /// Asks the locker `owner` whether its screen is locked (`GetActive`, 5 s), not waiting:
+    /// `answer` gets its `b` (`nil` for no answer, or one of another type) and the error, only
+    /// while `owner` is still the locker and this watcher is alive.
+    private func askActive(_ owner: String, _ answer: @escaping (_ active: Bool?, _ error: GLibError?) -> Void) {
+        guard let connection else { return }
+        AsyncBusCall.start(connection, destination: owner, path: Self.path, interface: Self.interface, method: "GetActive",
+                           arguments: nil, flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 5000) { [weak self] reply, error in
+            guard let self, lockerOwner == owner else { return }
+            answer(reply.flatMap(Self.active), error)
         }
     }
 
