@@ -37,17 +37,16 @@ import Testing
         // without a snooze has neither), clicked while locked. Looked for on screenshots from the
         // one the title was read on, until the row has settled: read the moment the controls
         // appeared (16 ms after due, in a clean-clone run), their buttons were not drawn yet.
-        var row = (screen: screen, title: try #require(screen.mediaTitle("Porridge")), buttons: [Int]())
+        var (shown, title) = (screen, try #require(screen.mediaTitle("Porridge")))
+        var buttons: [Int] = []
         let settleBy = Date().addingTimeInterval(10)
         while true {
-            // The buttons sit level with the middle of the title and artist lines, below the title's centre.
-            row.buttons = try Self.brightButtons(fixture, in: row.screen, rightOf: row.title, centredOn: row.title.center.y + 15)
-            guard row.buttons.isEmpty, Date() < settleBy else { break }
-            let again = try locked.waitForScreen(timeout: 10, "the media controls again") { $0.mediaTitle("Porridge") != nil }.text
-            row = (again, try #require(again.mediaTitle("Porridge")), [])
+            buttons = try Self.brightButtons(fixture, in: shown, rightOf: title, centredOn: Self.buttonRow(below: title))
+            guard buttons.isEmpty, Date() < settleBy else { break }
+            shown = try locked.waitForScreen(timeout: 10, "the media controls again") { $0.mediaTitle("Porridge") != nil }.text
+            title = try #require(shown.mediaTitle("Porridge"))
         }
-        let (title, buttons) = (row.title, row.buttons)
-        let rowCentre = title.center.y + 15
+        let rowCentre = Self.buttonRow(below: title)
         let playPause = try #require(buttons.first, "no button drawn in the media controls within 10 s of their title")
         #expect(buttons.count == 1, "bright buttons at \(buttons) for a timer without a snooze")
         try fixture.expectStoppedIntoSilence(id, recording: recording) { try fixture.session.click(x: playPause, y: rowCentre) }
@@ -55,6 +54,10 @@ import Testing
         #expect(try fixture.session.isScreenLocked, "play/pause unlocked the screen")
         try locked.waitForScreen("the media controls gone") { $0.mediaTitle("Porridge") == nil && $0.contains("unlock") }
     }
+
+    /// The screen row the media controls' buttons sit on: level with the middle of the title
+    /// and artist lines, below the title's centre.
+    static func buttonRow(below title: ScreenText.Word) -> Int { title.center.y + 15 }
 
     /// The centres (screen columns) of the bright buttons in the media controls' row whose title
     /// is `title`, left to right: the strip right of the title and artist lines, where
