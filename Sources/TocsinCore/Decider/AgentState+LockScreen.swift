@@ -60,6 +60,6 @@ extension AgentState {
         let said: AgentEffect = settings.showsTitles
             ? .log(.info, "A locked screen shows alarms' titles.")
             : .log(.info, "A locked screen shows “Alarm” or “Timer” instead of alarms' titles.")
-        return [said] + followPlayer() + showAgain(now: now) { _ in true }
+        return [said] + followPlayer(now: now) + showAgain(now: now) { _ in true }
     }
 }

@@ -70,9 +70,9 @@ extension AgentState {
         }
         // Without a sound's start or end in this decision, the player changes only to catch up
         // with one that came while a change waited for its save: first, as it would have come.
-        guard let lastSound else { return followPlayer() + followDisplay(now: now) + effects }
+        guard let lastSound else { return followPlayer(now: now) + followDisplay(now: now) + effects }
         var guarded = effects
-        guarded.insert(contentsOf: reconsiderOutput(now: now) + followPlayer() + followDisplay(now: now), at: lastSound + 1)
+        guarded.insert(contentsOf: reconsiderOutput(now: now) + followPlayer(now: now) + followDisplay(now: now), at: lastSound + 1)
         // After the alert's own showing, which was written before the sound started.
         return guarded + warnOfASilentOutput(now: now)
     }

@@ -15,11 +15,12 @@ extension AgentState {
     /// Left as it is while a change waits for its save: the book holds the change already (a
     /// stopped alarm is gone from it) but nothing of it has happened yet, and a change that cannot
     /// be saved is undone. The decision that reports the save catches up.
-    mutating func followPlayer() -> [AgentEffect] {
+    mutating func followPlayer(now: Date) -> [AgentEffect] {
         guard pendingChange == nil else { return [] }
         var content = RingingPlayerContent(alarms: output.soundsPlaying.compactMap { book[$0.id] }, settings: screen.lockScreenSettings)
         if content == nil, screen.lockScreenKeepsPlayer {
-            content = RingingPlayerContent(waitingFor: book, settings: screen.lockScreenSettings, timeOfDay: contentWriter.timeOfDay)
+            content = RingingPlayerContent(waitingFor: book, now: now, settings: screen.lockScreenSettings,
+                                           timeOfDay: contentWriter.timeOfDay, day: contentWriter.dayOfMonth)
         }
         guard content != screen.player else { return [] }
         screen.player = content
@@ -27,12 +28,12 @@ extension AgentState {
     }
 
     /// Whether a lock screen that must keep seeing the player is up.
-    mutating func adopt(lockScreenKeepingPlayer isUp: Bool) -> [AgentEffect] {
+    mutating func adopt(lockScreenKeepingPlayer isUp: Bool, now: Date) -> [AgentEffect] {
         guard isUp != screen.lockScreenKeepsPlayer else { return [] }
         screen.lockScreenKeepsPlayer = isUp
         let said: AgentEffect = isUp
             ? .log(.info, "Plasma's lock screen is up (or coming up): Tocsin's media player stays there between rings, with the next alarm.")
             : .log(.info, "Plasma's lock screen is gone: Tocsin's media player shows only while an alarm rings.")
-        return [said] + followPlayer()
+        return [said] + followPlayer(now: now)
     }
 }

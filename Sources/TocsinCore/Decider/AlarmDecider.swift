@@ -73,7 +73,7 @@ public enum AlarmDecider {
         case .lockScreenSettingsChanged(let settings):
             effects += state.adopt(lockScreen: settings, now: now)
         case .lockScreenKeepingPlayerChanged(let isUp):
-            effects += state.adopt(lockScreenKeepingPlayer: isUp)
+            effects += state.adopt(lockScreenKeepingPlayer: isUp, now: now)
         }
         let displayWake = state.screen.nextDisplayWake
         effects = state.guardingOutput(effects, now: now)
@@ -90,7 +90,7 @@ public enum AlarmDecider {
         // What the lock screen shows follows the book as this decision left it (and so does the
         // media player waiting there between rings); it goes out before the save of time's
         // changes, the timers and the tray, which stay last.
-        let lockScreen = state.followLockScreen() + state.followPlayer()
+        let lockScreen = state.followLockScreen() + state.followPlayer(now: now)
         guard !lockScreen.isEmpty else { return effects }
         let timers = effects.lastIndex { !$0.endsADecision }.map { $0 + 1 } ?? 0
         effects.insert(contentsOf: lockScreen, at: timers)

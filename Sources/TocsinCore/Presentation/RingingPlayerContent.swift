@@ -73,17 +73,26 @@ public struct RingingPlayerContent: Sendable, Equatable {
     }
 
     /// The player waiting for the next ring of `book`: that alarm, titled as `settings` allows,
-    /// the artist line saying when it rings ("Rings at 07:00", the time written by `timeOfDay`);
-    /// `nil` when nothing will ring.
-    public init?(waitingFor book: AlarmBook, settings: LockScreenSettings = .standard, timeOfDay: (Date) -> String) {
+    /// the artist line saying when it rings: "Rings at 07:00" within a day of `now`, "Rings Tue
+    /// 8 Dec at 07:00" (the day written by `day`) further off; `nil` when nothing will ring.
+    ///
+    /// The line stays true as time passes without being written again: a time of day alone is
+    /// only ever shown for a ring less than a day away, which can only come nearer.
+    public init?(waitingFor book: AlarmBook, now: Date, settings: LockScreenSettings = .standard,
+                 timeOfDay: (Date) -> String, day: (Date) -> String) {
         guard let (alarm, date) = book.nextToRing else { return nil }
         alarmID = alarm.id
         title = settings.title(of: alarm)
-        artist = "Rings at \(timeOfDay(date))"
+        artist = date.timeIntervalSince(now) < Self.dayLong
+            ? "Rings at \(timeOfDay(date))"
+            : "Rings \(day(date)) at \(timeOfDay(date))"
         nextIntent = nil
         isRinging = false
         trackID = Self.trackID(of: alarm)
     }
+
+    /// How far off a ring may be for the waiting player to name its time of day alone.
+    static let dayLong: TimeInterval = 86_400
 
     /// The track id of `alarm`'s (an object path's elements take no "-").
     private static func trackID(of alarm: Alarm) -> String {

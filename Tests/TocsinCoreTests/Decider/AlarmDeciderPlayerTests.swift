@@ -110,6 +110,19 @@ struct AlarmDeciderPlayerTests {
         #expect(Self.players(run.feed(.lockScreenKeepingPlayerChanged(isUp: false), at: 366)) == [nil])
     }
 
+    @Test("An alarm days away waits on Plasma's lock screen with its day; once less than a day away, with its time alone")
+    func waitsWithTheDayOfAnAlarmDaysAway() throws {
+        let ring: TimeInterval = 2 * 86_400 + 7 * 3600
+        var run = try DeciderRun(AlarmRequest(kind: .alarm, schedule: .fixed(at(ring)), title: "Wake up", duration: 0))
+        let writer = run.state.contentWriter
+        let locked = try #require(Self.players(run.feed(.lockScreenKeepingPlayerChanged(isUp: true), at: 20)).first ?? nil)
+        #expect(locked.artist == "Rings \(writer.dayOfMonth(at(ring))) at \(writer.timeOfDay(at(ring)))", "\(locked)")
+        #expect(locked.artist == "Rings Sun 17 Jan at 15:00", "t0 is Fri 15 Jan 2027 08:00 UTC")
+        // The next decision less than a day before the ring says its time alone.
+        let nearer = try #require(Self.players(run.feed(.timePassed, at: ring - 3600)).first ?? nil)
+        #expect(nearer.artist == "Rings at 15:00" && !nearer.isRinging && nearer.title == "Wake up", "\(nearer)")
+    }
+
     @Test("Not locked (or another desktop's lock screen): a snooze takes the player off the bus, as it always did")
     func goesWithoutPlasmasLockScreen() throws {
         var run = try DeciderRun(AlarmRequest(title: "Nap", duration: 60, snoozeDuration: 300), AlarmRequest(title: "Eggs", duration: 900))

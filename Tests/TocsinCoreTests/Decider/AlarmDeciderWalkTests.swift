@@ -299,7 +299,8 @@ struct AlarmDeciderWalkTests {
             #expect(sounding == Set(book.alarms.filter { $0.state.name == .alerting }.map(\.id)), "sound and ringing disagree: \(context)")
             // The media player is there while an alarm rings, and shows the one ringing longest;
             // otherwise, while Plasma's screen is locked, the one that rings next, if any.
-            let waiting = plasmaLocked ? RingingPlayerContent(waitingFor: book, settings: lockScreenSettings, timeOfDay: run.state.contentWriter.timeOfDay) : nil
+            let waiting = plasmaLocked ? RingingPlayerContent(waitingFor: book, now: at(seconds), settings: lockScreenSettings,
+                                                                          timeOfDay: run.state.contentWriter.timeOfDay, day: run.state.contentWriter.dayOfMonth) : nil
             #expect(player == RingingPlayerContent(alarms: book.alarms, settings: lockScreenSettings) ?? waiting,
                     "the player shows \(player.map { "\($0.title) (\($0.artist))" } ?? "nothing"): \(context)")
             // The display is held lit exactly while an alarm rings, and the agent wakes in time

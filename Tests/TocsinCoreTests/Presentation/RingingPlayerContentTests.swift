@@ -69,6 +69,8 @@ struct RingingPlayerContentTests {
 
     /// Times of day as the tests write them: seconds after `t0`.
     static func clock(_ date: Date) -> String { "t+\(Int(date.timeIntervalSince(t0)))" }
+    /// Days as the tests write them: whole days after `t0`.
+    static func day(_ date: Date) -> String { "day \(Int(date.timeIntervalSince(t0)) / 86_400)" }
 
     @Test("Waiting between rings: the alarm that rings next (a timer's end, a snooze, an alarm's time, whichever is first), when it rings, no control doing anything")
     func waiting() throws {
@@ -76,18 +78,18 @@ struct RingingPlayerContentTests {
         var book = try Self.book(AlarmRequest(kind: .alarm, schedule: .fixed(at(3600)), title: "Bread", duration: 0),
                                  AlarmRequest(title: "Tea", duration: 600), AlarmRequest(title: "Soup", duration: 60), advancedTo: 10)
         _ = try book.perform(.pause, on: fixedID(3), now: at(10))
-        let content = try #require(RingingPlayerContent(waitingFor: book, timeOfDay: Self.clock))
+        let content = try #require(RingingPlayerContent(waitingFor: book, now: at(10), timeOfDay: Self.clock, day: Self.day))
         #expect(content.alarmID == fixedID(2) && content.title == "Tea" && content.artist == "Rings at t+600")
         #expect(!content.isRinging && !content.canGoNext)
         #expect(RingingPlayerContent.Control.allCases.allSatisfy { content.intent(for: $0) == nil }, "a control of a player that waits does nothing")
         #expect(content.trackID == "/io/github/tocsin/Alarm/00000000_0000_0000_0000_000000000002")
 
         _ = try book.perform(.cancel, on: fixedID(2), now: at(20))
-        #expect(RingingPlayerContent(waitingFor: book, timeOfDay: Self.clock)?.title == "Bread", "the alarm's time, once no countdown ends sooner")
-        #expect(RingingPlayerContent(waitingFor: book, settings: LockScreenSettings(showsTitles: false), timeOfDay: Self.clock)?.title == "Alarm",
+        #expect(RingingPlayerContent(waitingFor: book, now: at(10), timeOfDay: Self.clock, day: Self.day)?.title == "Bread", "the alarm's time, once no countdown ends sooner")
+        #expect(RingingPlayerContent(waitingFor: book, now: at(20), settings: LockScreenSettings(showsTitles: false), timeOfDay: Self.clock, day: Self.day)?.title == "Alarm",
                 "titles kept off the lock screen")
         _ = try book.perform(.cancel, on: fixedID(1), now: at(30))
-        #expect(RingingPlayerContent(waitingFor: book, timeOfDay: Self.clock) == nil, "only a paused one left: nothing will ring")
+        #expect(RingingPlayerContent(waitingFor: book, now: at(10), timeOfDay: Self.clock, day: Self.day) == nil, "only a paused one left: nothing will ring")
     }
 
     @Test("Waiting after a snooze: the snoozed alarm, ringing again at the snooze's end")
@@ -95,7 +97,20 @@ struct RingingPlayerContentTests {
         var book = try Self.book(AlarmRequest(title: "Nap", duration: 1, snoozeDuration: 300), AlarmRequest(title: "Eggs", duration: 900), advancedTo: 2)
         #expect(RingingPlayerContent(alarms: book.alarms)?.isRinging == true)
         _ = try book.perform(.secondary, on: fixedID(1), now: at(5))
-        let content = try #require(RingingPlayerContent(waitingFor: book, timeOfDay: Self.clock))
+        let content = try #require(RingingPlayerContent(waitingFor: book, now: at(10), timeOfDay: Self.clock, day: Self.day))
         #expect(content.title == "Nap" && content.artist == "Rings at t+305")
+    }
+
+    @Test("Waiting for a ring a day or more away: its day as well as its time; within a day, its time alone")
+    func waitingForARingDaysAway() throws {
+        // Wake up rings at t+2 days+7 h, by its fixed date.
+        let ring = at(2 * 86_400 + 7 * 3600)
+        let book = try Self.book(AlarmRequest(kind: .alarm, schedule: .fixed(ring), title: "Wake up", duration: 0), advancedTo: 10)
+        let far = try #require(RingingPlayerContent(waitingFor: book, now: at(10), timeOfDay: Self.clock, day: Self.day))
+        #expect(far.artist == "Rings day 2 at t+198000")
+        let exactlyADay = try #require(RingingPlayerContent(waitingFor: book, now: ring.addingTimeInterval(-86_400), timeOfDay: Self.clock, day: Self.day))
+        #expect(exactlyADay.artist == "Rings day 2 at t+198000", "a day away to the second: the same time of day is now, so the day is said")
+        let near = try #require(RingingPlayerContent(waitingFor: book, now: ring.addingTimeInterval(-86_399), timeOfDay: Self.clock, day: Self.day))
+        #expect(near.artist == "Rings at t+198000")
     }
 }
