@@ -81,12 +81,20 @@ import Testing
         // The same greeter shows the re-ring: its artist line says what the controls do again.
         let rering = try Self.mediaRow(fixture, showing: "Play/Pause", after: again, timeout: 12).screen
         #expect(rering.contains("Nap"), "the re-ring's row has no title:\n\(rering)")
+        // An alarm for the day after tomorrow, set before the player leaves the bus (this greeter
+        // would not show it again): once Nap is stopped, it waits in the row with its day, not
+        // only a time of day that would read as the next 07:00.
+        let trip = try fixture.session.run(try AgentSession.binary("tocsin"), ["alarm", "7am", "--in-days", "2", "--title", "Trip"])
+        try #require(trip.status == 0, "tocsin alarm failed: \(trip)")
         let stop = try RingingPlayerTests.playerctl(fixture, "stop")
         #expect(stop.status == 0, "\(stop)")
         // 10 s: once, at a load of 7, it was not gone within 5 (not seen again in the next eight runs).
         #expect(try fixture.eventually(timeout: 10) { try fixture.alarm(id) == nil },
                 "playerctl stop did not stop the re-ring: \((try? fixture.alarm(id)) ?? [:])\n\(fixture.agentLog)")
         #expect(try lock.isLocked)
+        let later = try Self.mediaRow(fixture, showing: "Trip", after: Date(), timeout: 10).screen
+        #expect(later.lines.contains { $0.range(of: #"Rings [A-Z][a-z]{2} [0-9]{1,2} [A-Z][a-z]{2} at 07:00"#, options: .regularExpression) != nil },
+                "the row does not say the alarm's day:\n\(later)")
     }
 
     @Test func plasmasMediaKeysSnoozeAndStopTheRingingAlarmWhileLocked() throws {
