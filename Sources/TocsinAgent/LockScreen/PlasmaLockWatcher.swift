@@ -20,7 +20,7 @@ import GLibSupport
 /// `lockDeadline` (its `GetActive` asked then).
 ///
 /// Nothing waits: the signals are subscribed to, `GetActive` is asked asynchronously (5 s), and
-/// an answer that comes after the locker went is dropped. Lives on the thread-default context it
+/// an answer that comes after the locker went, or after it said something newer, is dropped. Lives on the thread-default context it
 /// was made on (the agent's main context).
 final class PlasmaLockWatcher {
     private let log: AgentLog
@@ -34,7 +34,8 @@ final class PlasmaLockWatcher {
     private let lockDeadline: Double
     /// The check of a lock announced and not come yet.
     private var pendingLockCheck: TimeoutHandle?
-    /// Counts the locker's changes: a `GetActive` asked before one answers for a state gone.
+    /// Counts what the locker said (a change, `AboutToLock`, coming or leaving): a `GetActive`
+    /// asked before any of it answers for a state gone.
     private var lockerChanges = 0
     /// The locker's unique name while it is on the bus: a `GetActive` answer counts only if it
     /// comes from the locker still there.
@@ -103,6 +104,7 @@ final class PlasmaLockWatcher {
 
     /// `AboutToLock`: the locker starts its greeter; the lock screen is up in a second or two.
     private func aboutToLock() {
+        lockerChanges += 1
         guard !isUp else { return }
         log.info("Plasma's screen is about to lock: Tocsin's media player comes now, so that the locker passes the media keys on to it.")
         tell(true)
@@ -137,8 +139,13 @@ final class PlasmaLockWatcher {
     /// a locked screen, or the locker restarted) is asked, not waited for.
     private func lockerAppeared(_ owner: String?) {
         lockerOwner = owner
+        lockerChanges += 1
         guard let owner else { return }
+        let changes = lockerChanges
         askActive(owner) { [self] active, error in
+            // The locker said something newer before answering (the screen locked as the agent
+            // started): that is what holds.
+            guard lockerChanges == changes else { return }
             guard let active else {
                 log.info("Plasma's locker did not say whether the screen is locked (\(error?.message ?? "an answer of another type")); its next change will tell.")
                 return

@@ -11,6 +11,10 @@ import Testing
 @Suite(.serialized) struct PlasmaLockWatcherTests {
     /// What the stand-in locker answers to `GetActive`.
     nonisolated(unsafe) static var lockerIsActive = false
+    /// Whether the stand-in locker keeps `GetActive` calls unanswered (in `heldCalls`) for the
+    /// test to answer later, as a busy locker does.
+    nonisolated(unsafe) static var holdsGetActive = false
+    nonisolated(unsafe) static var heldCalls: [OpaquePointer] = []
 
     @Test func aScreenLockedBeforeTheAgentStartsIsSeenThenEachChangeAndTheLockersDeparture() throws {
         let bus = try PrivateBus()
@@ -77,6 +81,29 @@ import Testing
         }
     }
 
+    @Test("The locker's answer to GetActive, asked as the agent started, is dropped when the locker said something newer before it came (ActiveChanged, or AboutToLock)",
+          arguments: ["ActiveChanged", "AboutToLock"])
+    func anAnswerOlderThanTheLockersNewsChangesNothing(news: String) throws {
+        try Self.withStandInLocker { context, locker, agent in
+            var told: [Bool] = []
+            Self.holdsGetActive = true
+            let watcher = PlasmaLockWatcher(log: AgentLog { _ in }, connection: agent, lockDeadline: 60) { told.append($0) }
+            #expect(runMainContext(context, for: 3) { Self.heldCalls.count == 1 }, "GetActive was not asked as the agent started")
+            // The screen locks while the locker has yet to answer the question asked before.
+            if news == "ActiveChanged" { try Self.emitActiveChanged(on: locker, true) } else { try Self.emitAboutToLock(on: locker) }
+            #expect(runMainContext(context, for: 3) { told == [true] }, "the lock: \(told)")
+            // Its answer, as things were when it was asked: not locked.
+            for call in Self.heldCalls {
+                g_dbus_method_invocation_return_value(call, Variant.tuple([g_variant_new_boolean(0)]))
+            }
+            Self.heldCalls = []
+            g_dbus_connection_flush_sync(locker, nil, nil)
+            _ = runMainContext(context, for: 1) { told != [true] }
+            #expect(told == [true], "the older answer took the lock back: \(told)")
+            withExtendedLifetime(watcher) {}
+        }
+    }
+
     @Test func anotherProgramsActiveChangedIsIgnored() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
@@ -109,6 +136,8 @@ import Testing
             let registration = try exportScreenSaver(on: locker)
             defer { g_dbus_connection_unregister_object(locker, registration) }
             lockerIsActive = false
+            holdsGetActive = false
+            heldCalls = []
             try PrivateBus.requestName(PlasmaLockWatcher.lockerName, on: locker)
             let agent = try bus.connect()
             defer { g_object_unref(UnsafeMutableRawPointer(agent)) }
@@ -129,6 +158,10 @@ import Testing
         defer { g_dbus_node_info_unref(node) }
         var vtable = GDBusInterfaceVTable(
             method_call: { _, _, _, _, _, _, invocation, _ in
+                guard !PlasmaLockWatcherTests.holdsGetActive else {
+                    PlasmaLockWatcherTests.heldCalls.append(invocation!)
+                    return
+                }
                 g_dbus_method_invocation_return_value(invocation, Variant.tuple([g_variant_new_boolean(PlasmaLockWatcherTests.lockerIsActive ? 1 : 0)]))
             },
             get_property: nil, set_property: nil, padding: (nil, nil, nil, nil, nil, nil, nil, nil))
