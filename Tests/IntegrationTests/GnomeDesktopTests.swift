@@ -13,7 +13,14 @@ import Testing
         try Self.waitUntilTheAgentKnowsTheShell(fixture)
         try Self.letTheStartUpBannersGo(fixture)
         let id = try fixture.startTimer("5m", "--title", "Pasta")
-        let banner = try fixture.session.waitForScreen("the countdown's banner") { $0.contains("Pasta") && $0.contains("remaining") }
+        // The pointer rests where the banner comes, as soon as the shell has the notification, so
+        // that the banner stays while the screen is read: unhovered, 43 lets it go after 4 s, and
+        // in a clean-clone run beside other builds and tests (load 7) no reading of the whole
+        // screen caught it in time.
+        _ = try fixture.waitForNotification(titled: "Pasta")
+        let banner = try Self.whileMovingThePointer(fixture, at: 640, 64) {
+            try fixture.session.waitForScreen("the countdown's banner") { $0.contains("Pasta") && $0.contains("remaining") }
+        }
         #expect(banner.contains("Click to pause"), "the banner does not say what a click does:\n\(banner)")
         banner.keepForREADME(as: "gnome-countdown.png")
 
