@@ -20,8 +20,8 @@ import GLibSupport
 /// `lockDeadline` (its `GetActive` asked then).
 ///
 /// Nothing waits: the signals are subscribed to, `GetActive` is asked asynchronously (5 s), and
-/// an answer that comes after the locker went, or after it said something newer, is dropped. Lives on the thread-default context it
-/// was made on (the agent's main context).
+/// an answer that comes after the locker went, or after it said something newer, is dropped.
+/// Lives on the thread-default context it was made on (the agent's main context).
 final class PlasmaLockWatcher {
     private let log: AgentLog
     private let onChange: (Bool) -> Void
