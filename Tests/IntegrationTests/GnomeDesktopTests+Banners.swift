@@ -34,7 +34,7 @@ extension GnomeDesktopTests {
         let notified = Date()
         // Read in the top of the screen only, where the shell puts banners: a third of the time
         // of a whole screen's reading.
-        let banner = try Self.whileMovingThePointer(fixture, at: 640, 64) {
+        let banner = try Self.whileHoveringWhereBannersCome(fixture) {
             try fixture.session.waitForScreen("the countdown's banner", region: Self.bannerStrip) {
                 $0.word("Pasta") != nil && $0.countdownTime != nil
             }
@@ -45,7 +45,7 @@ extension GnomeDesktopTests {
         // full stop as a comma.)
         #expect(banner.lines.joined(separator: " ").firstMatch(of: /remaining, ends \d{1,2}:\d\d( [AP]M)?[.,] Click to pause/) != nil,
                 "the banner's body does not read as sentences:\n\(banner)")
-        // A click on its text at once, where the pointer resting on it (at 640, 64) had it drawn:
+        // A click on its text at once, where the pointer resting on it had it drawn:
         // on 48, Tocsin hands a banner that outstays 10 s over to the message list. In a
         // clean-clone run beside other builds and tests (load 7), a click made after one more
         // reading of the screen did not pause the timer on 48 (the banner was read with its
@@ -53,14 +53,14 @@ extension GnomeDesktopTests {
         // the click came and what was sent by then.
         let aim = banner.words.first { $0.countdownTime != nil && $0.top > title.top } ?? title
         try fixture.session.click(x: aim.center.x, y: aim.center.y)
-        let clicked = Date()
+        let clickedAfter = String(format: "%.1f s", Date().timeIntervalSince(notified))
         #expect(try fixture.eventually(timeout: 4) { try fixture.alarm(id)?.string("state") == "paused" },
                 """
-                the click on the banner did not pause it; clicked \(String(format: "%.1f", clicked.timeIntervalSince(notified))) s \
+                the click on the banner did not pause it; clicked \(clickedAfter) \
                 after the shell had the notification; the notifications sent: \(fixture.notifications(titled: "Pasta").map { "id \($0.id) replacing \($0.replacesID), urgency \($0.urgency.map(String.init) ?? "none")" }); \
                 the banner read:\n\(banner)
                 """)
-        print("GNOME \(release): the banner clicked \(String(format: "%.1f", clicked.timeIntervalSince(notified))) s after the shell had the notification")
+        print("GNOME \(release): the banner clicked \(clickedAfter) after the shell had the notification")
         #expect(!fixture.agentLog.contains("did nothing"), "\(fixture.agentLog)")
         // What the banner showed (read before the click, which the checks must not delay: on 48
         // Tocsin hands a banner that outstays 10 s over to the message list).

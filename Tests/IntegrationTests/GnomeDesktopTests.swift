@@ -18,7 +18,7 @@ import Testing
         // in a clean-clone run beside other builds and tests (load 7) no reading of the whole
         // screen caught it in time.
         _ = try fixture.waitForNotification(titled: "Pasta")
-        let banner = try Self.whileMovingThePointer(fixture, at: 640, 64) {
+        let banner = try Self.whileHoveringWhereBannersCome(fixture) {
             try fixture.session.waitForScreen("the countdown's banner") { $0.contains("Pasta") && $0.contains("remaining") }
         }
         #expect(banner.contains("Click to pause"), "the banner does not say what a click does:\n\(banner)")
@@ -103,6 +103,12 @@ import Testing
                 !$0.contains("Screen Lock") && !$0.contains("privileged")
             }
         }
+    }
+
+    /// Runs `body` while the pointer rests (moving a pixel to and fro) on the top middle of the
+    /// screen, where GNOME Shell 43 and 48 draw a banner: a hovered banner stays until read.
+    static func whileHoveringWhereBannersCome<T>(_ fixture: AgentSession, _ body: () throws -> T) throws -> T {
+        try whileMovingThePointer(fixture, at: 640, 64, body)
     }
 
     /// Runs `body` while the pointer moves a pixel to and fro every third of a second at `x`, `y`
