@@ -268,20 +268,20 @@ final class TrayItem {
             g_dbus_method_invocation_return_value(invocation, Variant.tuple([g_variant_new_variant(Variant.make(value))]))
         case (Self.menuPath, "Event"):
             let id = Variant.int32(in: parameters, at: 0)
-            let event = Variant.string(in: parameters, at: 1)
-            g_dbus_method_invocation_return_value(invocation, nil)
-            if event == "clicked" { clicked(id, by: sender) }
+            let clicks = Variant.string(in: parameters, at: 1) == "clicked" ? self.clicks(on: [id]) : []
+            answerOnceKnown(sender, invocation, clicks: clicks, reply: nil)
         case (Self.menuPath, "EventGroup"):
             let events = Variant.child(parameters, 0)
             defer { g_variant_unref(events) }
             var unknown: [Int32] = []
+            var clicked: [Int32] = []
             for index in 0..<g_variant_n_children(events) {
                 let event = g_variant_get_child_value(events, index)!
                 defer { g_variant_unref(event) }
                 let id = Variant.int32(in: event, at: 0)
-                if item(withID: id) == nil { unknown.append(id) } else if Variant.string(in: event, at: 1) == "clicked" { clicked(id, by: sender) }
+                if item(withID: id) == nil { unknown.append(id) } else if Variant.string(in: event, at: 1) == "clicked" { clicked.append(id) }
             }
-            g_dbus_method_invocation_return_value(invocation, Variant.tuple([Variant.make(int32s: unknown)]))
+            answerOnceKnown(sender, invocation, clicks: clicks(on: clicked), reply: Variant.tuple([Variant.make(int32s: unknown)]))
         case (Self.menuPath, "AboutToShow"):
             g_dbus_method_invocation_return_value(invocation, Variant.tuple([g_variant_new_boolean(0)]))
         case (Self.menuPath, "AboutToShowGroup"):
@@ -296,25 +296,52 @@ final class TrayItem {
                                                            "The item is its menu (ItemIsMenu): a click opens it.")
                 return
             }
-            g_dbus_method_invocation_return_value(invocation, nil)
-            isOwnUser(sender) { [weak self] own in if own { self?.onAction(.stopAllRinging) } }
+            answerOnceKnown(sender, invocation, clicks: [Click(label: "the item", action: .stopAllRinging)], reply: nil)
         default:
             // SecondaryActivate, ContextMenu, Scroll: nothing to do.
             g_dbus_method_invocation_return_value(invocation, nil)
         }
     }
 
-    private func clicked(_ id: Int32, by sender: String) {
-        // What the entry does is read now, from the menu the host clicked in.
-        guard let action = ids.action(of: id) else { return }
-        let label = item(withID: id).map { String($0.label.drop { $0 == " " }) } ?? "?"
+    /// A click on an entry that does something: its label, for the log, and what it does.
+    private struct Click {
+        let label: String
+        let action: TrayContent.Action
+    }
+
+    /// The clicks on `entries` that do something. What an entry does is read now, from the menu
+    /// the host clicked in, not when the bus has said who clicked.
+    private func clicks(on entries: [Int32]) -> [Click] {
+        entries.compactMap { id in
+            ids.action(of: id).map { Click(label: item(withID: id).map { String($0.label.drop { $0 == " " }) } ?? "?", action: $0) }
+        }
+    }
+
+    /// Makes `clicks` and answers `invocation` with `reply` once the bus has said who `sender`
+    /// is; a click from another user's program is refused (AccessDenied) and made by no one.
+    /// Answered first, a caller that leaves as soon as it has its answer (`gdbus call`, a script)
+    /// was gone before the bus could give its credentials, and its click was ignored as a
+    /// stranger's (the stop's CI run at 8659f31: PanelTests' Pause sent by `gdbus call` did
+    /// nothing), as the lock screen's Press and the media player's controls once were.
+    private func answerOnceKnown(_ sender: String, _ invocation: OpaquePointer, clicks: [Click], reply: OpaquePointer?) {
+        guard !clicks.isEmpty else {
+            g_dbus_method_invocation_return_value(invocation, reply)
+            return
+        }
         isOwnUser(sender) { [weak self] own in
-            guard let self else { return }
-            guard own else {
-                log.warning("Ignoring a click on “\(label)” in the tray menu from another user's program (\(sender)).")
+            guard let self else {
+                g_dbus_method_invocation_return_value(invocation, reply)
                 return
             }
-            onAction(action)
+            guard own else {
+                if let reply { g_variant_unref(g_variant_ref_sink(reply)) }
+                for click in clicks { log.warning("Ignoring a click on “\(click.label)” in the tray from another user's program (\(sender)).") }
+                g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.AccessDenied",
+                                                           "Only the user's own programs may click Tocsin's tray item.")
+                return
+            }
+            g_dbus_method_invocation_return_value(invocation, reply)
+            for click in clicks { onAction(click.action) }
         }
     }
 
