@@ -109,12 +109,12 @@ public final class Agent {
             identify: { sender in try? callers.identify(sender) },
             send: { [unowned self] signal, arguments, destination in service.emit(signal, arguments: arguments, to: destination) })
         let appIntents = AppIntentDelivery(log: log, connection: { [unowned self] in service.connection })
-        let isOwnUser: (String, @escaping (Bool) -> Void) -> Void = { [unowned self] sender, answer in
+        let ownUser = OwnUserGate { [unowned self] sender, answer in
             service.withCredentials(of: sender) { credentials in answer(credentials?.userID == getuid()) }
         }
-        let tray = TrayItem(log: log, connection: { [unowned self] in service.connection }, isOwnUser: isOwnUser)
-        let player = RingingPlayer(log: log, connection: { [unowned self] in service.connection }, isOwnUser: isOwnUser)
-        let lockScreen = LockScreenService(log: log, now: { Date() }, isOwnUser: isOwnUser)
+        let tray = TrayItem(log: log, connection: { [unowned self] in service.connection }, gate: ownUser)
+        let player = RingingPlayer(log: log, connection: { [unowned self] in service.connection }, gate: ownUser)
+        let lockScreen = LockScreenService(log: log, now: { Date() }, gate: ownUser)
         if let connection = service.connection { lockScreen.export(on: connection) }
         let display = DisplayWaker(log: log, connection: { [unowned self] in service.connection }, lockScreen: lockScreen)
         let ringer = Ringer(log: log)

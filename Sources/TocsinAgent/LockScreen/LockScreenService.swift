@@ -12,7 +12,7 @@ import TocsinCore
 /// handed to `onPress` as the intent of a button the content shows, as a notification's button
 /// would be. `WakeDisplay` is sent when the decider says to wake the display (`DisplayWaker`),
 /// for the extension, which wakes a locked GNOME screen where nothing else can. Nothing here
-/// waits for another process; only the user's own programs may press (`isOwnUser`), as for the
+/// waits for another process; only the user's own programs may press (`OwnUserGate`), as for the
 /// tray and the media player.
 final class LockScreenService {
     /// Called with the intent a press performs and the alarm it performs it on.
@@ -23,17 +23,17 @@ final class LockScreenService {
 
     private let log: AgentLog
     private let now: () -> Date
-    private let isOwnUser: (String, @escaping (Bool) -> Void) -> Void
+    private let gate: OwnUserGate
     private var content = LockScreenContent(alarms: [Alarm](), settings: .standard, timeOfDay: { _ in "" })
     private var registration: guint = 0
     private var exportedOn: OpaquePointer?
 
     /// A service logging to `log`, reading the time of a countdown's text from `now`, taking
-    /// presses only from senders `isOwnUser` accepts (it answers without waiting).
-    init(log: AgentLog, now: @escaping () -> Date, isOwnUser: @escaping (String, @escaping (Bool) -> Void) -> Void) {
+    /// presses only from senders `gate` lets through.
+    init(log: AgentLog, now: @escaping () -> Date, gate: OwnUserGate) {
         self.log = log
         self.now = now
-        self.isOwnUser = isOwnUser
+        self.gate = gate
     }
 
     deinit {
@@ -145,20 +145,14 @@ final class LockScreenService {
                                      : TocsinError(.notFound, "The lock screen shows no alarm \(idText)."))
             return
         }
-        // Answered once the bus says who asks, before the press is made: answered first, a caller
-        // that leaves at once (busctl, a script) is gone before the bus can say who it was, and its
-        // press was taken for a stranger's (the clean-clone run at 7b740dc).
-        isOwnUser(sender) { [weak self] own in
-            guard let self else { return }
-            guard own else {
-                log.warning("Ignoring the lock screen's \(key) from another user's program (\(sender)).")
-                refuse(invocation, TocsinError(.notAuthorized, "Only the user's own programs may press the lock screen's buttons."))
-                return
-            }
-            g_dbus_method_invocation_return_value(invocation, nil)
-            log.info("The lock screen's \(key) (from \(sender)): \(intent.verb) \(idText).")
-            onPress(intent, id)
-        }
+        gate.answer(invocation, from: sender,
+                    refusing: .init(TocsinError(.notAuthorized, "Only the user's own programs may press the lock screen's buttons.")),
+                    refused: { [log] in log.warning("Ignoring the lock screen's \(key) from another user's program (\(sender)).") },
+                    then: { [weak self] in
+                        guard let self else { return }
+                        log.info("The lock screen's \(key) (from \(sender)): \(intent.verb) \(idText).")
+                        onPress(intent, id)
+                    })
     }
 
     private func refuse(_ invocation: OpaquePointer, _ error: TocsinError) {

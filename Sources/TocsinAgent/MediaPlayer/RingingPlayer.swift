@@ -15,7 +15,7 @@ import TocsinCore
 /// name is owned while the content is there and let go when it goes, which every MPRIS client
 /// follows. Nothing here waits for another process: the name is asked for, properties are read
 /// from the content at hand, and changes go out as signals. Anyone may read the player; only the
-/// user's own programs may press its controls (`isOwnUser`), as for the tray.
+/// user's own programs may press its controls (`OwnUserGate`), as for the tray.
 final class RingingPlayer {
     /// Called with the intent a pressed control performs and the alarm it performs it on.
     var onPress: (AlarmIntent, UUID) -> Void = { _, _ in }
@@ -29,7 +29,7 @@ final class RingingPlayer {
 
     private let log: AgentLog
     private let connection: () -> OpaquePointer?
-    private let isOwnUser: (String, @escaping (Bool) -> Void) -> Void
+    private let gate: OwnUserGate
     private var content: RingingPlayerContent?
     private var registrations: [guint] = []
     private var exportedOn: OpaquePointer?
@@ -48,11 +48,11 @@ final class RingingPlayer {
     static let reannouncements: [Double] = [0.5, 2]
 
     /// A player logging to `log`, on the bus connection `connection` gives (the agent's), whose
-    /// controls count only from senders `isOwnUser` accepts (it answers without waiting).
-    init(log: AgentLog, connection: @escaping () -> OpaquePointer?, isOwnUser: @escaping (String, @escaping (Bool) -> Void) -> Void) {
+    /// controls count only from senders `gate` lets through.
+    init(log: AgentLog, connection: @escaping () -> OpaquePointer?, gate: OwnUserGate) {
         self.log = log
         self.connection = connection
-        self.isOwnUser = isOwnUser
+        self.gate = gate
     }
 
     deinit {
@@ -233,23 +233,17 @@ final class RingingPlayer {
             g_dbus_method_invocation_return_value(invocation, nil)
             return
         }
-        // What the control does is read now, from the alarm the player showed when it was pressed;
-        // it is answered once the bus says who asks (a moment), before the press is made:
-        // answered first, a caller that leaves at once (playerctl) was gone before the bus could
-        // say who it was, and its press was taken for a stranger's.
+        // What the control does is read now, from the alarm the player showed when it was
+        // pressed, not once the gate has let the caller through.
         let alarm = content.alarmID
-        isOwnUser(sender) { [weak self] own in
-            guard let self else { return }
-            guard own else {
-                log.warning("Ignoring the media player's \(method) from another user's program (\(sender)).")
-                g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.AccessDenied",
-                                                           "Only the user's own programs may stop or snooze an alarm.")
-                return
-            }
-            g_dbus_method_invocation_return_value(invocation, nil)
-            log.info("The media player's \(method) (from \(sender)): \(intent.verb) “\(content.title)”.")
-            onPress(intent, alarm)
-        }
+        gate.answer(invocation, from: sender,
+                    refusing: .accessDenied("Only the user's own programs may stop or snooze an alarm."),
+                    refused: { [log] in log.warning("Ignoring the media player's \(method) from another user's program (\(sender)).") },
+                    then: { [weak self] in
+                        guard let self else { return }
+                        log.info("The media player's \(method) (from \(sender)): \(intent.verb) “\(content.title)”.")
+                        onPress(intent, alarm)
+                    })
     }
 
     // MARK: Introspection

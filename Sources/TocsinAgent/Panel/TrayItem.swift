@@ -12,7 +12,7 @@ import TocsinCore
 /// panel's tray: Plasma, xfce4-panel's, waybar's); it lets the name go to take the item away,
 /// which every host follows. Without a watcher nothing is sent, and the item is registered as
 /// soon as one appears. The objects answer anyone who reads them (a panel may run under another
-/// user on a shared bus); only the user's own programs may click (`isOwnUser`).
+/// user on a shared bus); only the user's own programs may click (`OwnUserGate`).
 final class TrayItem {
     /// Called with what a click asks for: a menu entry, or a click on the item while something rings.
     var onAction: (TrayContent.Action) -> Void = { _ in }
@@ -30,7 +30,7 @@ final class TrayItem {
 
     private let log: AgentLog
     private let connection: () -> OpaquePointer?
-    private let isOwnUser: (String, @escaping (Bool) -> Void) -> Void
+    private let gate: OwnUserGate
     private let itemName = "org.kde.StatusNotifierItem-\(getpid())-1"
     private var content: TrayContent?
     private var ids = TrayMenuIDs()
@@ -43,12 +43,11 @@ final class TrayItem {
     private var panelHostPresent = false
 
     /// An item logging to `log`, on the bus connection `connection` gives (the agent's), whose
-    /// clicks count only from senders `isOwnUser` accepts (it answers when it knows, without
-    /// waiting: the bus daemon is asked asynchronously).
-    init(log: AgentLog, connection: @escaping () -> OpaquePointer?, isOwnUser: @escaping (String, @escaping (Bool) -> Void) -> Void) {
+    /// clicks count only from senders `gate` lets through.
+    init(log: AgentLog, connection: @escaping () -> OpaquePointer?, gate: OwnUserGate) {
         self.log = log
         self.connection = connection
-        self.isOwnUser = isOwnUser
+        self.gate = gate
     }
 
     deinit {
@@ -317,32 +316,22 @@ final class TrayItem {
         }
     }
 
-    /// Makes `clicks` and answers `invocation` with `reply` once the bus has said who `sender`
-    /// is; a click from another user's program is refused (AccessDenied) and made by no one.
-    /// Answered first, a caller that leaves as soon as it has its answer (`gdbus call`, a script)
-    /// was gone before the bus could give its credentials, and its click was ignored as a
-    /// stranger's (the stop's CI run at 8659f31: PanelTests' Pause sent by `gdbus call` did
-    /// nothing), as the lock screen's Press and the media player's controls once were.
+    /// Answers `invocation` with `reply` and makes `clicks`, once `gate` has let `sender` through;
+    /// a click from another user's program is refused (AccessDenied) and made by no one. An
+    /// invocation with no clicks (a hover, an entry that does nothing) is answered at once.
     private func answerOnceKnown(_ sender: String, _ invocation: OpaquePointer, clicks: [Click], reply: OpaquePointer?) {
         guard !clicks.isEmpty else {
             g_dbus_method_invocation_return_value(invocation, reply)
             return
         }
-        isOwnUser(sender) { [weak self] own in
-            guard let self else {
-                g_dbus_method_invocation_return_value(invocation, reply)
-                return
-            }
-            guard own else {
-                if let reply { g_variant_unref(g_variant_ref_sink(reply)) }
-                for click in clicks { log.warning("Ignoring a click on “\(click.label)” in the tray from another user's program (\(sender)).") }
-                g_dbus_method_invocation_return_dbus_error(invocation, "org.freedesktop.DBus.Error.AccessDenied",
-                                                           "Only the user's own programs may click Tocsin's tray item.")
-                return
-            }
-            g_dbus_method_invocation_return_value(invocation, reply)
-            for click in clicks { onAction(click.action) }
-        }
+        gate.answer(invocation, from: sender, with: reply,
+                    refusing: .accessDenied("Only the user's own programs may click Tocsin's tray item."),
+                    refused: { [log] in
+                        for click in clicks { log.warning("Ignoring a click on “\(click.label)” in the tray from another user's program (\(sender)).") }
+                    },
+                    then: { [weak self] in
+                        for click in clicks { self?.onAction(click.action) }
+                    })
     }
 
     // MARK: The menu on the bus

@@ -30,7 +30,7 @@ import TocsinCore
             var questions: [(sender: String, answer: (Bool) -> Void)] = []
             var actions: [TrayContent.Action] = []
             let logged = LogLines()
-            let item = TrayItem(log: logged.log, connection: { agent }, isOwnUser: { sender, answer in questions.append((sender, answer)) })
+            let item = TrayItem(log: logged.log, connection: { agent }, gate: OwnUserGate { sender, answer in questions.append((sender, answer)) })
             item.onAction = { actions.append($0) }
             item.start()
             let now = Date(timeIntervalSince1970: 1_800_000_000)
