@@ -17,13 +17,6 @@ import TocsinCore
         var invocations: [(invocation: OpaquePointer, sender: String)] = []
     }
 
-    /// What the caller's call got back: the reply printed, or the error's name and message.
-    final class Answer {
-        var reply: String?
-        var error: String?
-        var came: Bool { reply != nil || error != nil }
-    }
-
     @Test func aCallIsAnsweredOnlyOnceTheBusSaysWhoMadeItAndAStrangerGetsTheRefusal() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
@@ -41,19 +34,10 @@ import TocsinCore
             let callerName = String(cString: g_dbus_connection_get_unique_name(caller))
             var done: [String] = []
             var refused: [String] = []
-            func press(_ button: String) -> Answer {
-                let answer = Answer()
-                AsyncBusCall.start(caller, destination: agentName, path: "/Test", interface: "io.github.tocsin.Test", method: "Press",
-                                   arguments: Variant.tuple([g_variant_new_string(button)]), flags: G_DBUS_CALL_FLAGS_NONE,
-                                   timeoutMilliseconds: 5000) { reply, error in
-                    if let reply {
-                        let printed = g_variant_print(reply, 0)!
-                        answer.reply = String(cString: printed)
-                        g_free(printed)
-                    }
-                    answer.error = error.map { "\($0.remoteName ?? ""): \($0.message)" }
-                }
-                #expect(runMainContext(context, for: 3) { !held.invocations.isEmpty }, "the press did not reach the object")
+            func press(_ button: String) throws -> PendingBusCall {
+                let answer = PendingBusCall(on: caller, to: agentName, path: "/Test", interface: "io.github.tocsin.Test", method: "Press",
+                                            arguments: Variant.tuple([g_variant_new_string(button)]))
+                try #require(runMainContext(context, for: 3) { !held.invocations.isEmpty }, "the press did not reach the object")
                 let call = held.invocations.removeFirst()
                 gate.answer(call.invocation, from: call.sender, with: Variant.tuple([g_variant_new_string("pressed \(button)")]),
                             refusing: .init(TocsinError(.notAuthorized, "Only the user's own programs may press.")),
@@ -63,32 +47,32 @@ import TocsinCore
             }
 
             // The user's own program: neither answered nor done before the bus has said.
-            let stop = press("Stop")
+            let stop = try press("Stop")
             _ = runMainContext(context, for: 0.5) { stop.came }
             #expect(questions.map(\.sender) == [callerName], "\(questions.map(\.sender))")
-            #expect(!stop.came && done.isEmpty, "answered before the bus said who pressed: \(stop.reply ?? stop.error ?? "")")
+            #expect(!stop.came && done.isEmpty, "answered before the bus said who pressed: \(stop.description)")
             questions.removeFirst().answer(true)
             #expect(runMainContext(context, for: 3) { stop.came }, "the own user's press went unanswered")
-            #expect(stop.reply == "('pressed Stop',)" && stop.error == nil, "\(stop.reply ?? stop.error ?? "")")
+            #expect(stop.reply == "('pressed Stop',)" && stop.error == nil, "\(stop.description)")
             #expect(done == ["Stop"] && refused.isEmpty, "done \(done), refused \(refused)")
 
             // Another user's program: the refusal, and nothing done.
-            let snooze = press("Snooze")
+            let snooze = try press("Snooze")
             _ = runMainContext(context, for: 0.5) { snooze.came }
             #expect(!snooze.came, "a stranger was answered before the bus said who pressed")
             questions.removeFirst().answer(false)
             #expect(runMainContext(context, for: 3) { snooze.came }, "the stranger's press went unanswered")
-            #expect(snooze.error == "io.github.tocsin.Error.NotAuthorized: Only the user's own programs may press.", "\(snooze.reply ?? snooze.error ?? "")")
+            #expect(snooze.error == "io.github.tocsin.Error.NotAuthorized: Only the user's own programs may press.", "\(snooze.description)")
             #expect(done == ["Stop"] && refused == ["Snooze"], "done \(done), refused \(refused)")
 
             // Two presses waiting on the same question are each answered once it is.
-            let first = press("Stop")
-            let second = press("Snooze")
+            let first = try press("Stop")
+            let second = try press("Snooze")
             #expect(questions.count == 2)
             for question in questions { question.answer(true) }
             questions.removeAll()
             #expect(runMainContext(context, for: 3) { first.came && second.came })
-            #expect(first.reply == "('pressed Stop',)" && second.reply == "('pressed Snooze',)", "\(first.reply ?? first.error ?? "") \(second.reply ?? second.error ?? "")")
+            #expect(first.reply == "('pressed Stop',)" && second.reply == "('pressed Snooze',)", "\(first.description) \(second.description)")
             #expect(done == ["Stop", "Stop", "Snooze"], "\(done)")
         }
     }

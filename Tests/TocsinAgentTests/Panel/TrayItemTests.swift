@@ -12,13 +12,6 @@ import TocsinCore
 /// answer (`gdbus call`, a script) is still on the bus to be asked about. PanelTests click the
 /// real item from waybar's tray; PlasmaDesktopTests from another user's plasmashell.
 @Suite(.serialized) struct TrayItemTests {
-    /// What a host's call got back: the reply printed, or the error's message.
-    final class Answer {
-        var reply: String?
-        var error: String?
-        var came: Bool { reply != nil || error != nil }
-    }
-
     @Test func aClickIsAnsweredOnceTheBusSaysWhoClickedAndAStrangersIsRefused() throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
@@ -39,22 +32,12 @@ import TocsinCore
             item.show(TrayContent(alarms: [timer], now: now.addingTimeInterval(1), timeOfDay: { _ in "15:05" }))
             let agentName = String(cString: g_dbus_connection_get_unique_name(agent))
             let hostName = String(cString: g_dbus_connection_get_unique_name(host))
-            func call(_ method: String, _ arguments: OpaquePointer) -> Answer {
-                let answer = Answer()
-                AsyncBusCall.start(host, destination: agentName, path: TrayItem.menuPath, interface: "com.canonical.dbusmenu", method: method,
-                                   arguments: arguments, flags: G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds: 5000) { reply, error in
-                    if let reply {
-                        let printed = g_variant_print(reply, 0)!
-                        answer.reply = String(cString: printed)
-                        g_free(printed)
-                    }
-                    answer.error = error.map { "\($0.remoteName ?? ""): \($0.message)" }
-                }
-                return answer
+            func call(_ method: String, _ arguments: OpaquePointer) -> PendingBusCall {
+                PendingBusCall(on: host, to: agentName, path: TrayItem.menuPath, interface: "com.canonical.dbusmenu", method: method, arguments: arguments)
             }
             let layout = call("GetLayout", Variant.tuple([g_variant_new_int32(0), g_variant_new_int32(-1), Variant.make(strings: [])]))
             #expect(runMainContext(context, for: 3) { layout.came }, "GetLayout went unanswered")
-            let printed = try #require(layout.reply, "\(layout.error ?? "")")
+            let printed = try #require(layout.reply, "\(layout)")
             let pause = try #require(printed.firstMatch(of: /\((\d+), \{'enabled': <true>, 'label': <'    Pause'>\}/).flatMap { Int32($0.1) }, "\(printed)")
             func event(_ id: Int32) -> OpaquePointer {
                 Variant.tuple([g_variant_new_int32(id), g_variant_new_string("clicked"), g_variant_new_variant(g_variant_new_int32(0)), g_variant_new_uint32(0)])
@@ -64,7 +47,7 @@ import TocsinCore
             let clicked = call("Event", event(pause))
             _ = runMainContext(context, for: 0.5) { clicked.came }
             #expect(questions.map(\.sender) == [hostName], "\(questions.map(\.sender))")
-            #expect(!clicked.came && actions.isEmpty, "answered before the bus said who clicked: \(clicked.reply ?? clicked.error ?? "")")
+            #expect(!clicked.came && actions.isEmpty, "answered before the bus said who clicked: \(clicked.description)")
             questions.removeFirst().answer(true)
             #expect(runMainContext(context, for: 3) { clicked.came }, "the own user's click went unanswered")
             #expect(clicked.error == nil && actions == [.intent(.pause, pasta)], "\(clicked.error ?? "") \(actions)")
@@ -77,14 +60,14 @@ import TocsinCore
             #expect(questions.count == 1 && !group.came, "the group was answered before the bus said who clicked")
             questions.removeFirst().answer(true)
             #expect(runMainContext(context, for: 3) { group.came })
-            #expect(group.reply == "([999],)" && actions.count == 2, "\(group.reply ?? group.error ?? "") \(actions)")
+            #expect(group.reply == "([999],)" && actions.count == 2, "\(group.description) \(actions)")
 
             // Another user's program: refused, and nothing made.
             let stranger = call("Event", event(pause))
             #expect(runMainContext(context, for: 3) { !questions.isEmpty })
             questions.removeFirst().answer(false)
             #expect(runMainContext(context, for: 3) { stranger.came })
-            #expect(stranger.error?.hasPrefix("org.freedesktop.DBus.Error.AccessDenied: ") == true, "\(stranger.reply ?? stranger.error ?? "")")
+            #expect(stranger.error?.hasPrefix("org.freedesktop.DBus.Error.AccessDenied: ") == true, "\(stranger.description)")
             #expect(actions.count == 2, "a stranger's click was made: \(actions)")
             #expect(logged.all.contains { $0.contains("Ignoring a click on “Pause” in the tray from another user's program (\(hostName))") }, "\(logged.all)")
 
