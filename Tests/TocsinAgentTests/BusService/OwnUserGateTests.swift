@@ -65,7 +65,7 @@ import TocsinCore
             #expect(snooze.error == "io.github.tocsin.Error.NotAuthorized: Only the user's own programs may press.", "\(snooze.description)")
             #expect(done == ["Stop"] && refused == ["Snooze"], "done \(done), refused \(refused)")
 
-            // Two presses waiting on the same question are each answered once it is.
+            // Two presses held at once are each answered, in order, once their questions are.
             let first = try press("Stop")
             let second = try press("Snooze")
             #expect(questions.count == 2)
