@@ -64,7 +64,7 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         .systemLibrary(name: "COpenAt2"),
         .systemLibrary(name: "CSpawn"),
-        .target(name: "GLibSupport", dependencies: ["CGLib", "TocsinCore"]),
+        .target(name: "GLibSupport", dependencies: ["CGLib", "TocsinCore"], path: "Sources/Edge/GLibSupport"),
         .target(name: "TocsinAgent", dependencies: ["TocsinCore", "TocsinFiles", "GLibSupport", "CGLib", "CCanberra", "CPulse", "CNotify", "CTimerFD", "CMalloc", "COpenAt2"]),
         .executableTarget(name: "tocsind", dependencies: ["TocsinAgent", "TocsinCore"]),
         .target(name: "AppIntents"),
