@@ -12,7 +12,10 @@ import PackageDescription
 //   CMalloc         <malloc.h> (malloc_trim), likewise.
 //   COpenAt2        openat2(2), which glibc does not wrap: files opened as a sandboxed caller sees them.
 //   CSpawn          glibc's posix_spawn extensions (close inherited descriptors, change directory).
-//   GLibSupport     Swift wrappers over GLib shared by the agent and the client (GVariant, errors, main loop).
+//   GLibSupport     Swift wrappers over GLib shared by the agent and the client (GVariant, errors, main loop,
+//                   calls and signals whose types are checked). Sources/Edge, with TocsinEdge.
+//   TocsinEdge      the agent's conversations with other programs, one typed adapter per peer protocol or
+//                   C library (Sources/Edge/TocsinEdge); a wrong answer is a named failure, never a trap.
 //   TocsinAgent     the agent's adapters (D-Bus service, notifications, ringer, hooks, timers) and their wiring.
 //   tocsind         the agent executable: a few lines over TocsinAgent.
 //   TocsinKit       the client library (talks to the agent over D-Bus), shaped like AlarmKit.
@@ -65,7 +68,9 @@ let package = Package(
         .systemLibrary(name: "COpenAt2"),
         .systemLibrary(name: "CSpawn"),
         .target(name: "GLibSupport", dependencies: ["CGLib", "TocsinCore"], path: "Sources/Edge/GLibSupport"),
-        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "TocsinFiles", "GLibSupport", "CGLib", "CCanberra", "CPulse", "CNotify", "CTimerFD", "CMalloc", "COpenAt2"]),
+        // The agent's conversations with other programs: one typed adapter per peer protocol or C library.
+        .target(name: "TocsinEdge", dependencies: ["TocsinCore", "GLibSupport", "CGLib"], path: "Sources/Edge/TocsinEdge"),
+        .target(name: "TocsinAgent", dependencies: ["TocsinCore", "TocsinFiles", "TocsinEdge", "GLibSupport", "CGLib", "CCanberra", "CPulse", "CNotify", "CTimerFD", "CMalloc", "COpenAt2"]),
         .executableTarget(name: "tocsind", dependencies: ["TocsinAgent", "TocsinCore"]),
         .target(name: "AppIntents"),
         .target(name: "ActivityKit"),
@@ -108,8 +113,9 @@ let package = Package(
         .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeMediaPlayer"),
         .executableTarget(name: "fake-notification-server", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeNotificationServer"),
         .target(name: "BusTestSupport", dependencies: ["GLibSupport", "CGLib", "TocsinCore", "HeadlessSession"], path: "Tests/Support/BusTestSupport"),
-        .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLib", "TocsinCore", "HeadlessSession"]),
-        .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "TocsinFiles", "GLibSupport", "CGLib", "BusTestSupport", "HeadlessSession"]),
+        .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLib", "TocsinCore", "HeadlessSession", "BusTestSupport"]),
+        .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "TocsinEdge", "TocsinFiles", "GLibSupport", "CGLib", "BusTestSupport", "HeadlessSession"]),
+        .testTarget(name: "TocsinEdgeTests", dependencies: ["TocsinEdge", "GLibSupport", "CGLib", "BusTestSupport"]),
         .testTarget(name: "HeadlessSessionTests", dependencies: ["HeadlessSession"]),
         .testTarget(name: "TocsinKitTests", dependencies: ["TocsinKit", "HeadlessSession", "TocsinCore", "BusTestSupport", "GLibSupport", "CGLib"]),
         .testTarget(name: "TocsinCommandLineTests", dependencies: ["TocsinCommandLine", "TocsinCore", "TocsinKit"]),

@@ -2,6 +2,7 @@ import CGLib
 import FoundationEssentials
 import GLibSupport
 import TocsinCore
+import TocsinEdge
 import TocsinFiles
 
 /// How the agent is set up; `tocsind`'s command line fills it in.
@@ -50,6 +51,8 @@ public final class Agent {
     private var outputRaiseSettings: SettingsFileWatcher!
     private var lockScreenSettings: SettingsFileWatcher!
     private var mediaPlayers: MediaPlayerPauser!
+    /// What other programs answered wrongly, said once per program and kind.
+    private lazy var neighbourFaults = NeighbourFaults { [log] line in log.warning(line) }
     private var plasmaLock: PlasmaLockWatcher?
     /// The agent once it owns its name and has read its state.
     private var running: RunningAgent?
@@ -119,7 +122,8 @@ public final class Agent {
         let display = DisplayWaker(log: log, connection: { [unowned self] in service.connection }, lockScreen: lockScreen)
         let ringer = Ringer(log: log)
         // Never Tocsin's own player: paused, it would stop the alarm it shows.
-        mediaPlayers = MediaPlayerPauser(log: log, sparing: RingingPlayer.busName)
+        mediaPlayers = MediaPlayerPauser(log: log, players: MPRISPlayers(connection: service.connection, faults: neighbourFaults),
+                                         sparing: RingingPlayer.busName)
         ringer.onRingingChange = { [unowned self] ringing in
             // After the ring, the signal and the alert: players' D-Bus round trips must not delay them.
             MainLoop.post { [unowned self] in
@@ -138,7 +142,7 @@ public final class Agent {
                 phones: PairedPhones(log: log, connection: { [unowned self] in service.connection }), player: player,
                 lockScreen: lockScreen, display: display, outputs: SoundOutputLink(log: log),
                 deadline: deadlineTimer, wake: wakeTimer, wakeAvailability: wakeTimer.availability,
-                server: NotificationServerMonitor(log: log), callers: callers))
+                server: NotificationServerMonitor(log: log, faults: neighbourFaults), callers: callers))
         self.running = running
         service.onPeerVanished = { sender in
             callers.forget(sender)
@@ -147,8 +151,8 @@ public final class Agent {
         }
         running.memory.returnFreedMemorySoon()
         // Both watchers log what they find and what they lack.
-        timeZoneWatcher = TimeZoneWatcher(log: log) { zone in running.run(.timeZoneChanged(zone)) }
-        sleepWatcher = SleepWatcher(log: log, onResume: { [unowned self] in
+        timeZoneWatcher = TimeZoneWatcher(log: log, faults: neighbourFaults) { zone in running.run(.timeZoneChanged(zone)) }
+        sleepWatcher = SleepWatcher(log: log, faults: neighbourFaults, onResume: { [unowned self] in
             running.run(.timePassed)
             timeZoneWatcher.checkNow()
         })
@@ -166,7 +170,7 @@ public final class Agent {
         }
         lockScreenSettings.start()
         running.run(.started(in: timeZoneWatcher.current.timeZone))
-        plasmaLock = PlasmaLockWatcher(log: log, connection: service.connection) { isUp in running.run(.lockScreenKeepingPlayerChanged(isUp: isUp)) }
+        plasmaLock = PlasmaLockWatcher(log: log, faults: neighbourFaults, connection: service.connection) { isUp in running.run(.lockScreenKeepingPlayerChanged(isUp: isUp)) }
         // Follows the panel's tray from now on; the item shows once one is there.
         if configuration.showsTrayItem { tray.start() }
         service.handler = running

@@ -15,6 +15,11 @@ public struct GLibError: Error, Sendable, CustomStringConvertible {
     public let code: Int32
     /// True when the error is GIO's "timed out" (a D-Bus call that got no reply in time).
     public let isTimeout: Bool
+    /// True when the error is GIO's "invalid argument", which GDBus gives a reply that is not of
+    /// the type the call stated.
+    public let isInvalidArgument: Bool
+    /// True when the error is GIO's "closed": the connection the call went out on is gone.
+    public let isClosed: Bool
 
     /// Takes ownership of `error` and frees it.
     public init(consuming error: UnsafeMutablePointer<GError>) {
@@ -27,7 +32,10 @@ public struct GLibError: Error, Sendable, CustomStringConvertible {
         }
         message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
         code = error.pointee.code
-        isTimeout = error.pointee.domain == g_io_error_quark() && error.pointee.code == Int32(G_IO_ERROR_TIMED_OUT.rawValue)
+        let isIOError = error.pointee.domain == g_io_error_quark()
+        isTimeout = isIOError && error.pointee.code == Int32(G_IO_ERROR_TIMED_OUT.rawValue)
+        isInvalidArgument = isIOError && error.pointee.code == Int32(G_IO_ERROR_INVALID_ARGUMENT.rawValue)
+        isClosed = isIOError && error.pointee.code == Int32(G_IO_ERROR_CLOSED.rawValue)
         g_error_free(error)
     }
 
@@ -37,6 +45,8 @@ public struct GLibError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.code = 0
         self.isTimeout = false
+        self.isInvalidArgument = false
+        self.isClosed = false
     }
 
     public var description: String { message }

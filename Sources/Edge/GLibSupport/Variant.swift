@@ -178,13 +178,13 @@ public enum Variant {
         }
     }
 
-    /// The objects in an ObjectManager's `GetManagedObjects` reply, `(a{oa{sa{sv}}})`: object
-    /// path → interface → properties.
-    public static func managedObjects(in reply: OpaquePointer) -> [String: [String: [String: WireValue]]] {
+    /// The objects in an ObjectManager's checked `GetManagedObjects` reply, `(a{oa{sa{sv}}})`:
+    /// object path → interface → properties; the first `limit` objects only.
+    public static func managedObjects(in reply: OpaquePointer, limit: Int = .max) -> [String: [String: [String: WireValue]]] {
         let objects = child(reply, 0)
         defer { g_variant_unref(objects) }
         var result: [String: [String: [String: WireValue]]] = [:]
-        forEachEntry(of: objects) { path, interfaces in
+        forEachEntry(of: objects, limit: limit) { path, interfaces in
             var properties: [String: [String: WireValue]] = [:]
             forEachEntry(of: interfaces) { interface, values in properties[interface] = dictionary(values) }
             result[path] = properties
@@ -192,9 +192,61 @@ public enum Variant {
         return result
     }
 
-    /// Child `index` of a tuple, as a new reference the caller must `g_variant_unref`.
+    /// Child `index` of a tuple, as a new reference the caller must `g_variant_unref`. The
+    /// tuple's type must have been checked (a reply by `BusCall`, a signal's body by
+    /// `BusSignalSubscription`, a call's arguments by GDBus against the introspection data):
+    /// GLib has no child to give past the end of a tuple.
     public static func child(_ variant: OpaquePointer, _ index: Int) -> OpaquePointer {
         g_variant_get_child_value(variant, gsize(index))!
+    }
+
+    /// The string child `index` of a checked tuple, cut to at most `maxBytes` bytes of UTF-8 (at
+    /// a character's boundary): how much of another program's text the agent takes.
+    public static func string(in tuple: OpaquePointer, at index: Int, maxBytes: Int) -> String {
+        let child = child(tuple, index)
+        defer { g_variant_unref(child) }
+        return boundedString(child, maxBytes: maxBytes)
+    }
+
+    /// At most `limit` of the strings of the checked `as` child `index` of a tuple, each cut to
+    /// `maxBytes` bytes: a neighbour's list of names or capabilities, however long it made it.
+    public static func strings(in tuple: OpaquePointer, at index: Int, limit: Int, maxBytes: Int) -> [String] {
+        let list = child(tuple, index)
+        defer { g_variant_unref(list) }
+        return (0..<min(Int(g_variant_n_children(list)), max(0, limit))).map { item in
+            let element = g_variant_get_child_value(list, gsize(item))!
+            defer { g_variant_unref(element) }
+            return boundedString(element, maxBytes: maxBytes)
+        }
+    }
+
+    /// The text of a string (or object path) variant, cut to at most `maxBytes` bytes of UTF-8
+    /// at a character's boundary, without copying more than that.
+    public static func boundedString(_ variant: OpaquePointer, maxBytes: Int) -> String {
+        var length: gsize = 0
+        guard let start = g_variant_get_string(variant, &length) else { return "" }
+        var count = min(Int(length), max(0, maxBytes))
+        // Back over continuation bytes (10xxxxxx), so the cut falls between two characters.
+        if count < Int(length) {
+            while count > 0, UInt8(bitPattern: start[count]) & 0xC0 == 0x80 { count -= 1 }
+        }
+        return start.withMemoryRebound(to: UInt8.self, capacity: count) { bytes in
+            String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+        }
+    }
+
+    /// The value inside the checked `v` child `index` of a tuple (a property's `Get` reply) as a
+    /// `WireValue`: `unsupported` when it holds a type `WireValue` does not read, which the
+    /// property's reader then refuses.
+    /// A variant inside the variant (a box in a box) is not the property's value: it reads as
+    /// `unsupported`, however deep the boxes go.
+    public static func boxedValue(in tuple: OpaquePointer, at index: Int) -> WireValue {
+        let boxed = child(tuple, index)
+        defer { g_variant_unref(boxed) }
+        guard let inner = g_variant_get_variant(boxed) else { return .unsupported(signature: "") }
+        defer { g_variant_unref(inner) }
+        let signature = String(cString: g_variant_get_type_string(inner))
+        return signature == "v" ? .unsupported(signature: signature) : wireValue(inner)
     }
 
     /// The string child `index` of a tuple such as a method's `(s)` arguments.
@@ -266,8 +318,8 @@ public enum Variant {
         VariantTypeCache.shared.type(for: signature)
     }
 
-    private static func forEachEntry(of variant: OpaquePointer, _ body: (String, OpaquePointer) -> Void) {
-        for index in 0..<g_variant_n_children(variant) {
+    private static func forEachEntry(of variant: OpaquePointer, limit: Int = .max, _ body: (String, OpaquePointer) -> Void) {
+        for index in 0..<min(g_variant_n_children(variant), gsize(max(0, limit))) {
             let entry = g_variant_get_child_value(variant, index)!
             let keyVariant = g_variant_get_child_value(entry, 0)!
             let valueVariant = g_variant_get_child_value(entry, 1)!

@@ -147,9 +147,10 @@ final class AppIntentDelivery {
     /// error's message, or `nil`. The call may start the application (D-Bus activation).
     private func call(_ connection: OpaquePointer, _ destination: String, _ path: String, _ method: String,
                       _ arguments: OpaquePointer, completion: @escaping (String?) -> Void) {
-        AsyncBusCall.start(connection, destination: destination, path: path, interface: "org.freedesktop.Application", method: method,
-                           arguments: arguments, flags: G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds: Self.callTimeoutMilliseconds) { _, error in
-            completion(error?.message)
+        BusCall.start(connection, destination: destination, path: path, interface: "org.freedesktop.Application", method: method,
+                      arguments: arguments, replyType: "()", flags: G_DBUS_CALL_FLAGS_NONE,
+                      timeoutMilliseconds: Self.callTimeoutMilliseconds) { result in
+            if case .failure(let failure) = result { completion(failure.description) } else { completion(nil) }
         }
     }
 }

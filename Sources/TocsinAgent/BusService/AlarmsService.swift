@@ -41,6 +41,8 @@ final class AlarmsService {
     private var pendingCredentials: [String: [(PeerCredentials?) -> Void]] = [:]
     /// Connections that left the bus while their credentials were being asked.
     private var vanishedWhileAsked: Set<String> = []
+    /// The bus daemon's word that a connection left.
+    private var peerDepartures: BusSignalSubscription?
     private let interfaceInfo: UnsafeMutablePointer<GDBusInterfaceInfo>
     private let vtable: UnsafeMutablePointer<GDBusInterfaceVTable>
 
@@ -136,12 +138,12 @@ final class AlarmsService {
         }
         guard let connection else { return body(nil) }
         pendingCredentials[sender] = [body]
-        AsyncBusCall.start(connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                           method: "GetConnectionCredentials", arguments: Variant.tuple([g_variant_new_string(sender)]),
-                           flags: G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds: 2000) { [weak self] reply, error in
+        BusCall.start(connection, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                      method: "GetConnectionCredentials", arguments: Variant.tuple([g_variant_new_string(sender)]), replyType: "(a{sv})",
+                      flags: G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds: 2000) { [weak self] result in
             guard let self else { return }
-            let found = reply.flatMap(Self.credentials(inReply:))
-            if let error { log.warning("The bus did not say who \(sender) is: \(error.message)") }
+            let found = (try? result.get()).flatMap(Self.credentials(inReply:))
+            if case .failure(let failure) = result { log.warning("The bus did not say who \(sender) is: \(failure)") }
             // A sender that left while the question was out is not kept: its name will not return.
             if let found, !vanishedWhileAsked.contains(sender) { knownCredentials[sender] = found }
             vanishedWhileAsked.remove(sender)
@@ -149,7 +151,7 @@ final class AlarmsService {
         }
     }
 
-    /// The process and user in a `GetConnectionCredentials` reply.
+    /// The process and user in a checked `GetConnectionCredentials` reply, `(a{sv})`.
     private static func credentials(inReply reply: OpaquePointer) -> PeerCredentials? {
         let dictionary = Variant.child(reply, 0)
         defer { g_variant_unref(dictionary) }
@@ -180,18 +182,20 @@ final class AlarmsService {
 
     private func busAcquired(_ connection: OpaquePointer) {
         self.connection = connection
-        // NameOwnerChanged(name, old, "") for a unique name: that client disconnected.
-        _ = g_dbus_connection_signal_subscribe(
-            connection, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus", nil,
-            G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, userData in
-                let service = Unmanaged<AlarmsService>.fromOpaque(userData!).takeUnretainedValue()
-                let name = Variant.string(in: parameters!, at: 0)
-                if name.hasPrefix(":"), Variant.string(in: parameters!, at: 2).isEmpty {
-                    service.knownCredentials[name] = nil
-                    if service.pendingCredentials[name] != nil { service.vanishedWhileAsked.insert(name) }
-                    service.onPeerVanished(name)
-                }
-            }, Unmanaged.passUnretained(self).toOpaque(), nil)
+        // NameOwnerChanged(name, old, "") for a unique name: that client disconnected. Only the
+        // bus daemon can send as org.freedesktop.DBus; its body is checked all the same.
+        peerDepartures = BusSignalSubscription(
+            on: connection, sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged",
+            path: "/org/freedesktop/DBus", bodyType: "(sss)",
+            received: { [weak self] _, _, body in
+                guard let self else { return }
+                let name = Variant.string(in: body, at: 0)
+                guard name.hasPrefix(":"), Variant.string(in: body, at: 2).isEmpty else { return }
+                knownCredentials[name] = nil
+                if pendingCredentials[name] != nil { vanishedWhileAsked.insert(name) }
+                onPeerVanished(name)
+            },
+            wrongBody: { [log] _, type in log.warning("The bus daemon sent NameOwnerChanged with a body of type \(type); ignored.") })
         do {
             registrationID = try GLibError.check {
                 g_dbus_connection_register_object(

@@ -90,15 +90,17 @@ final class DisplayWaker {
         guard !inhibitAsked, let connection = connection() else { return }
         inhibitAsked = true
         let request = ScreenSaverCall.inhibit
-        AsyncBusCall.start(connection, destination: request.destination, path: request.path, interface: request.interface, method: request.method,
-                           arguments: request.arguments(), flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 5000) { [weak self] reply, error in
+        BusCall.start(connection, destination: request.destination, path: request.path, interface: request.interface, method: request.method,
+                      arguments: request.arguments(), replyType: request.replyType, flags: G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                      timeoutMilliseconds: 5000) { [weak self] result in
             guard let self else { return }
             inhibitAsked = false
-            guard let reply else {
-                sayOnce(request, error)
-                return
+            let reply: OpaquePointer
+            switch result {
+            case .success(let answer): reply = answer
+            case .failure(let failure): return sayOnce(request, failure)
             }
-            let child = g_variant_get_child_value(reply, 0)
+            let child = Variant.child(reply, 0)
             let value = g_variant_get_uint32(child)
             g_variant_unref(child)
             if holding {
@@ -111,18 +113,19 @@ final class DisplayWaker {
 
     private func call(_ request: ScreenSaverCall) {
         guard let connection = connection() else { return }
-        AsyncBusCall.start(connection, destination: request.destination, path: request.path, interface: request.interface, method: request.method,
-                           arguments: request.arguments(), flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 5000) { [weak self] _, error in
-            guard let self, let error else { return }
-            sayOnce(request, error)
+        BusCall.start(connection, destination: request.destination, path: request.path, interface: request.interface, method: request.method,
+                      arguments: request.arguments(), replyType: request.replyType, flags: G_DBUS_CALL_FLAGS_NO_AUTO_START,
+                      timeoutMilliseconds: 5000) { [weak self] result in
+            guard let self, case .failure(let failure) = result else { return }
+            sayOnce(request, failure)
         }
     }
 
     /// A way that did not work, said once a ring: no desktop offers all of them, so it is news
     /// only for the log, and only at info level.
-    private func sayOnce(_ request: ScreenSaverCall, _ error: GLibError?) {
+    private func sayOnce(_ request: ScreenSaverCall, _ failure: BusCallFailure) {
         guard failuresSaid.insert(request.method).inserted else { return }
-        log.info("\(request.destination).\(request.method) did not answer (\(error?.message ?? "no reply")); the display is woken in the other ways.")
+        log.info("\(request.destination).\(request.method) did not answer as asked (\(failure)); the display is woken in the other ways.")
     }
 
     /// Starts `arguments`, detached, its output discarded.
@@ -149,6 +152,9 @@ private struct ScreenSaverCall: Sendable {
     let method: String
     /// The inhibitor's cookie, for UnInhibit.
     var cookie: UInt32?
+
+    /// The type its reply must have: Inhibit's cookie, nothing for the others.
+    var replyType: String { method == "Inhibit" ? "(u)" : "()" }
 
     /// The call's arguments (a floating tuple), or `nil` for none.
     func arguments() -> OpaquePointer? {

@@ -1,5 +1,6 @@
 import CGLib
 import GLibSupport
+import TocsinEdge
 
 /// Tells the agent when Plasma's lock screen comes up and goes, from its locker on the session
 /// bus: `org.kde.screensaver` (ksmserver's kscreenlocker), its `org.freedesktop.ScreenSaver`
@@ -26,7 +27,7 @@ final class PlasmaLockWatcher {
     private let log: AgentLog
     private let onChange: (Bool) -> Void
     private var connection: OpaquePointer?
-    private var subscriptions: [guint] = []
+    private var subscriptions: [BusSignalSubscription] = []
     private var nameWatch: guint = 0
     /// The context callbacks come on, where the lock's deadline is set too.
     private let context: OpaquePointer?
@@ -51,8 +52,9 @@ final class PlasmaLockWatcher {
 
     /// Follows Plasma's locker on `connection` (the agent's session bus), calling `onChange` with
     /// `true` when its lock screen is about to come up and `false` when it goes, the locker
-    /// leaves, or a lock it announced is not up `lockDeadline` seconds later.
-    init(log: AgentLog, connection: OpaquePointer?, lockDeadline: Double = 30, onChange: @escaping (Bool) -> Void) {
+    /// leaves, or a lock it announced is not up `lockDeadline` seconds later. Signals whose body
+    /// is not what kscreenlocker sends are said once through `faults` and ignored.
+    init(log: AgentLog, faults: NeighbourFaults, connection: OpaquePointer?, lockDeadline: Double = 30, onChange: @escaping (Bool) -> Void) {
         self.log = log
         self.onChange = onChange
         self.lockDeadline = lockDeadline
@@ -60,20 +62,21 @@ final class PlasmaLockWatcher {
         guard let connection else { return }
         self.connection = connection
         g_object_ref(UnsafeMutableRawPointer(connection))
-        let userData = Unmanaged.passUnretained(self).toOpaque()
+        let wrongBody = { (signal: String, expected: String) in
+            { (sender: String, type: String) in
+                faults.recordWrongSignal(from: "Plasma's locker (\(sender))", signal: signal, type: type, expected: expected)
+            }
+        }
         // kscreenlocker says it on /ScreenSaver and /org/freedesktop/ScreenSaver: any path will do.
-        subscriptions.append(g_dbus_connection_signal_subscribe(
-            connection, Self.lockerName, Self.interface, "ActiveChanged", nil, nil, G_DBUS_SIGNAL_FLAGS_NONE,
-            { _, _, _, _, _, parameters, userData in
-                Unmanaged<PlasmaLockWatcher>.fromOpaque(userData!).takeUnretainedValue().activeChanged(parameters!)
-            },
-            userData, nil))
-        subscriptions.append(g_dbus_connection_signal_subscribe(
-            connection, Self.lockerName, Self.kdeInterface, "AboutToLock", nil, nil, G_DBUS_SIGNAL_FLAGS_NONE,
-            { _, _, _, _, _, _, userData in
-                Unmanaged<PlasmaLockWatcher>.fromOpaque(userData!).takeUnretainedValue().aboutToLock()
-            },
-            userData, nil))
+        subscriptions.append(BusSignalSubscription(
+            on: connection, sender: Self.lockerName, interface: Self.interface, member: "ActiveChanged", path: nil, bodyType: "(b)",
+            received: { [weak self] _, _, body in self?.activeChanged(Variant.bool(in: body, at: 0)) },
+            wrongBody: wrongBody("ActiveChanged", "(b)")))
+        subscriptions.append(BusSignalSubscription(
+            on: connection, sender: Self.lockerName, interface: Self.kdeInterface, member: "AboutToLock", path: nil, bodyType: "()",
+            received: { [weak self] _, _, _ in self?.aboutToLock() },
+            wrongBody: wrongBody("AboutToLock", "()")))
+        let userData = Unmanaged.passUnretained(self).toOpaque()
         nameWatch = g_bus_watch_name_on_connection(
             connection, Self.lockerName, G_BUS_NAME_WATCHER_FLAGS_NONE,
             { _, _, owner, userData in
@@ -89,15 +92,14 @@ final class PlasmaLockWatcher {
         pendingLockCheck?.cancel()
         if let connection {
             g_bus_unwatch_name(nameWatch)
-            for subscription in subscriptions { g_dbus_connection_signal_unsubscribe(connection, subscription) }
+            subscriptions.removeAll()
             g_object_unref(UnsafeMutableRawPointer(connection))
         }
         if let context { g_main_context_unref(context) }
     }
 
     /// `ActiveChanged(b)`: the lock screen came up or went.
-    private func activeChanged(_ parameters: OpaquePointer) {
-        guard let active = Self.active(in: parameters) else { return }
+    private func activeChanged(_ active: Bool) {
         settleAnnouncedLock()
         tell(active)
     }
@@ -118,7 +120,7 @@ final class PlasmaLockWatcher {
         let changes = lockerChanges
         askActive(owner) { [self] active, error in
             guard lockerChanges == changes, isUp, active != true else { return }
-            log.info("Plasma's locker said it would lock the screen \(Int(lockDeadline)) s ago and has not (\(error?.message ?? "GetActive says false")): Tocsin's media player shows only while an alarm rings.")
+            log.info("Plasma's locker said it would lock the screen \(Int(lockDeadline)) s ago and has not (\(error.map { "\($0)" } ?? "GetActive says false")): Tocsin's media player shows only while an alarm rings.")
             tell(false)
         }
     }
@@ -128,11 +130,6 @@ final class PlasmaLockWatcher {
         lockerChanges += 1
         pendingLockCheck?.cancel()
         pendingLockCheck = nil
-    }
-
-    /// The `b` of `ActiveChanged`'s arguments or `GetActive`'s reply; `nil` for another type.
-    private static func active(in tuple: OpaquePointer) -> Bool? {
-        String(cString: g_variant_get_type_string(tuple)) == "(b)" ? Variant.bool(in: tuple, at: 0) : nil
     }
 
     /// The locker is on the bus: whether its screen is locked already (the agent started under
@@ -147,7 +144,7 @@ final class PlasmaLockWatcher {
             // started): that is what holds.
             guard lockerChanges == changes else { return }
             guard let active else {
-                log.info("Plasma's locker did not say whether the screen is locked (\(error?.message ?? "an answer of another type")); its next change will tell.")
+                log.info("Plasma's locker did not say whether the screen is locked (\(error.map { "\($0)" } ?? "no answer")); its next change will tell.")
                 return
             }
             tell(active)
@@ -157,12 +154,15 @@ final class PlasmaLockWatcher {
     /// Asks the locker `owner` whether its screen is locked (`GetActive`, 5 s), not waiting:
     /// `answer` gets its `b` (`nil` for no answer, or one of another type) and the error, only
     /// while `owner` is still the locker and this watcher is alive.
-    private func askActive(_ owner: String, _ answer: @escaping (_ active: Bool?, _ error: GLibError?) -> Void) {
+    private func askActive(_ owner: String, _ answer: @escaping (_ active: Bool?, _ failure: BusCallFailure?) -> Void) {
         guard let connection else { return }
-        AsyncBusCall.start(connection, destination: owner, path: Self.path, interface: Self.interface, method: "GetActive",
-                           arguments: nil, flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 5000) { [weak self] reply, error in
+        BusCall.start(connection, destination: owner, path: Self.path, interface: Self.interface, method: "GetActive",
+                      arguments: nil, replyType: "(b)", flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 5000) { [weak self] result in
             guard let self, lockerOwner == owner else { return }
-            answer(reply.flatMap(Self.active), error)
+            switch result {
+            case .success(let reply): answer(Variant.bool(in: reply, at: 0), nil)
+            case .failure(let failure): answer(nil, failure)
+            }
         }
     }
 

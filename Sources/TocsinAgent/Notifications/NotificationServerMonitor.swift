@@ -2,6 +2,7 @@ import CGLib
 import FoundationEssentials
 import GLibSupport
 import TocsinCore
+import TocsinEdge
 
 /// Knows which notification server the agent talks to, what it can show, and whether its
 /// do-not-disturb mode is on — following changes, not only the state at start-up.
@@ -41,26 +42,35 @@ final class NotificationServerMonitor {
     var onChange: () -> Void = {}
 
     private let log: AgentLog
+    private let faults: NeighbourFaults
     private let connection: OpaquePointer?
     private var watchID: guint = 0
-    private var subscriptions: [guint] = []
+    private var subscriptions: [BusSignalSubscription] = []
     /// The GSettings objects read so far, by schema (GNOME's notifications).
     private var settings: [String: UnsafeMutablePointer<GSettings>] = [:]
     private var reportedState: (server: Server?, dnd: DoNotDisturb)?
+    /// Counts the refreshes started; `appliedGeneration` is the newest whose answers are held.
     private var refreshGeneration = 0
+    private var appliedGeneration = 0
+    /// Whether a refresh is out, and whether another was asked for meanwhile.
+    private var refreshing = false
+    private var refreshAgain = false
+    /// Completions waiting for a refresh that started after they were asked for.
     private var waitingForRefresh: [() -> Void] = []
+    private var waitingForNextRefresh: [() -> Void] = []
     /// Someone owns org.freedesktop.Notifications.
     private var nameOwned = false
     /// The pending retry of a server that owns the name but did not answer, and the next delay.
     private var retrySource: guint = 0
     private var retryDelay: guint = 1
 
-    private static let notificationsName = "org.freedesktop.Notifications"
-    private static let notificationsPath = "/org/freedesktop/Notifications"
+    /// How long the server (or the service keeping its do-not-disturb) may take to answer.
+    private static let timeoutMilliseconds: Int32 = 1000
 
-    /// Starts following the server on the session bus.
-    init(log: AgentLog) {
+    /// Starts following the server on the session bus; its wrong answers go to `faults`.
+    init(log: AgentLog, faults: NeighbourFaults) {
         self.log = log
+        self.faults = faults
         do throws(GLibError) {
             connection = try GLibError.check { g_bus_get_sync(G_BUS_TYPE_SESSION, nil, $0) }
         } catch {
@@ -70,30 +80,24 @@ final class NotificationServerMonitor {
         }
         let userData = Unmanaged.passUnretained(self).toOpaque()
         watchID = g_bus_watch_name_on_connection(
-            connection, Self.notificationsName, G_BUS_NAME_WATCHER_FLAGS_NONE,
+            connection, FreedesktopNotifications.busName, G_BUS_NAME_WATCHER_FLAGS_NONE,
             { _, _, _, userData in Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().serverAppeared() },
             { _, _, userData in Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().serverVanished() },
             userData, nil)
-        // Property changes of dunst (paused), Plasma (Inhibited) and mako (modes), from any sender:
-        // which server it is gets checked on refresh.
-        for path in [Self.notificationsPath, "/fr/emersion/Mako"] {
-            subscriptions.append(g_dbus_connection_signal_subscribe(
-                connection, nil, "org.freedesktop.DBus.Properties", "PropertiesChanged", path, nil, G_DBUS_SIGNAL_FLAGS_NONE,
-                { _, _, _, _, _, _, userData in
-                    Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().refresh()
-                }, userData, nil))
+        guard let connection else { return }
+        // Property changes of dunst (paused), Plasma (Inhibited) and mako (modes), from any
+        // sender: which server it is gets checked on refresh, which runs one at a time however
+        // many come.
+        for path in [FreedesktopNotifications.path, Mako.path] {
+            subscriptions.append(BusProperties.followChanges(at: path, from: nil, on: connection,
+                                                             neighbour: "The notification server", faults: faults) { [weak self] _ in self?.refresh() })
         }
-        subscriptions.append(g_dbus_connection_signal_subscribe(
-            connection, "org.xfce.Xfconf", "org.xfce.Xfconf", "PropertyChanged", "/org/xfce/Xfconf", "xfce4-notifyd", G_DBUS_SIGNAL_FLAGS_NONE,
-            { _, _, _, _, _, _, userData in
-                Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().refresh()
-            }, userData, nil))
+        subscriptions.append(Xfconf.followChanges(of: "xfce4-notifyd", on: connection, faults: faults) { [weak self] in self?.refresh() })
     }
 
     deinit {
         if watchID != 0 { g_bus_unwatch_name(watchID) }
         if retrySource != 0 { g_source_remove(retrySource) }
-        for subscription in subscriptions { g_dbus_connection_signal_unsubscribe(connection, subscription) }
         for object in settings.values { g_object_unref(UnsafeMutableRawPointer(object)) }
     }
 
@@ -102,11 +106,24 @@ final class NotificationServerMonitor {
     ///
     /// Nothing here waits for the server: a server busy drawing a second's countdown updates
     /// answers late, and the agent's main loop — which rings the next alarm — must not wait with
-    /// it. When refreshes overlap, the newest answers count and every completion runs after them.
+    /// it. One refresh is out at a time: what is asked for meanwhile (a server saying its
+    /// properties changed twenty times a second, as a buggy one may) makes one more after it,
+    /// and a completion runs once a refresh that started after it was asked for is in — within
+    /// two rounds of answers, however many signals come.
     func refresh(then completion: @escaping () -> Void = {}) {
+        guard !refreshing else {
+            refreshAgain = true
+            waitingForNextRefresh.append(completion)
+            return
+        }
+        waitingForRefresh.append(completion)
+        startRefresh()
+    }
+
+    private func startRefresh() {
+        refreshing = true
         refreshGeneration += 1
         let generation = refreshGeneration
-        waitingForRefresh.append(completion)
         queryServer { [weak self] server in
             guard let self else { return }
             guard let server else { return finishRefresh(generation, server: nil, doNotDisturb: .unknown) }
@@ -117,14 +134,21 @@ final class NotificationServerMonitor {
     }
 
     private func finishRefresh(_ generation: Int, server: Server?, doNotDisturb: DoNotDisturb) {
-        // An older refresh's answers are stale once a newer one is under way.
-        guard generation == refreshGeneration else { return }
+        // The server left while this refresh was out: its answers are of a server gone.
+        guard generation > appliedGeneration else { return }
+        appliedGeneration = generation
+        refreshing = false
         self.server = server
         self.doNotDisturb = doNotDisturb
         if server == nil { retryWhileUnanswered() } else { retryDelay = 1 }
         reportIfChanged()
         let completions = waitingForRefresh
-        waitingForRefresh = []
+        waitingForRefresh = waitingForNextRefresh
+        waitingForNextRefresh = []
+        if refreshAgain {
+            refreshAgain = false
+            startRefresh()
+        }
         for completion in completions { completion() }
     }
 
@@ -152,7 +176,16 @@ final class NotificationServerMonitor {
     private func serverVanished() {
         nameOwned = false
         retryDelay = 1
+        // What is out is of the server gone: its answers are not applied, and its completions
+        // run now, with no server.
         refreshGeneration += 1
+        appliedGeneration = refreshGeneration
+        refreshing = false
+        refreshAgain = false
+        let completions = waitingForRefresh + waitingForNextRefresh
+        waitingForRefresh = []
+        waitingForNextRefresh = []
+        defer { for completion in completions { completion() } }
         server = nil
         doNotDisturb = .unknown
         reportIfChanged()
@@ -182,16 +215,9 @@ final class NotificationServerMonitor {
     }
 
     private func queryServer(_ completion: @escaping (Server?) -> Void) {
-        call(Self.notificationsName, Self.notificationsPath, Self.notificationsName, "GetServerInformation") { [weak self] info in
-            guard let self, let info, String(cString: g_variant_get_type_string(info)) == "(ssss)" else { return completion(nil) }
-            var identity = NotificationServerIdentity(name: Variant.string(in: info, at: 0), vendor: Variant.string(in: info, at: 1),
-                                                      version: Variant.string(in: info, at: 2), capabilities: [])
-            call(Self.notificationsName, Self.notificationsPath, Self.notificationsName, "GetCapabilities") { reply in
-                if let reply, String(cString: g_variant_get_type_string(reply)) == "(as)" {
-                    identity.capabilities = Set(Variant.strings(in: reply, at: 0))
-                }
-                completion(Server(identity))
-            }
+        guard let connection else { return completion(nil) }
+        FreedesktopNotifications.identity(on: connection, faults: faults, timeoutMilliseconds: Self.timeoutMilliseconds) { identity in
+            completion(identity.map(Server.init))
         }
     }
 
@@ -200,23 +226,17 @@ final class NotificationServerMonitor {
     private func queryDoNotDisturb(of server: Server, _ completion: @escaping (DoNotDisturb) -> Void) {
         guard let rule = server.profile.doNotDisturb else { return completion(.unknown) }
         let state: (Bool?) -> DoNotDisturb = { on in on.map { $0 ? .on(hidesAlerts: rule.hidesAlerts, how: rule.name) : .off } ?? .unknown }
+        guard let connection else { return completion(.unknown) }
         switch rule.source {
         case .serverProperty(let interface, let name):
-            property(Self.notificationsPath, interface, name) { completion(state($0)) }
+            BusProperties.bool(name, of: interface, at: FreedesktopNotifications.path, of: FreedesktopNotifications.busName, on: connection,
+                               neighbour: "The notification server", faults: faults, timeoutMilliseconds: Self.timeoutMilliseconds) { completion(state($0)) }
         case .setting(let schema, let key, let onWhen):
             completion(state(setting(schema, key).map { $0 == onWhen }))
         case .makoMode(let mode):
-            call(Self.notificationsName, "/fr/emersion/Mako", "fr.emersion.Mako", "ListModes") { reply in
-                guard let reply, String(cString: g_variant_get_type_string(reply)) == "(as)" else { return completion(.unknown) }
-                completion(state(Variant.strings(in: reply, at: 0).contains(mode)))
-            }
+            Mako.hasMode(mode, on: connection, faults: faults, timeoutMilliseconds: Self.timeoutMilliseconds) { completion(state($0)) }
         case .xfconf(let channel, let property):
-            call("org.xfce.Xfconf", "/org/xfce/Xfconf", "org.xfce.Xfconf", "GetProperty",
-                 Variant.tuple([g_variant_new_string(channel), g_variant_new_string(property)])) { [weak self] reply in
-                // No such property: it has never been turned on.
-                guard let reply else { return completion(.off) }
-                completion(state(self?.boolChild(reply) == true))
-            }
+            Xfconf.isOn(property, in: channel, on: connection, faults: faults, timeoutMilliseconds: Self.timeoutMilliseconds) { completion(state($0)) }
         }
     }
 
@@ -238,34 +258,5 @@ final class NotificationServerMonitor {
 
     private static let settingsChanged: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, gpointer?) -> Void = { _, _, userData in
         Unmanaged<NotificationServerMonitor>.fromOpaque(userData!).takeUnretainedValue().refresh()
-    }
-
-    /// A boolean D-Bus property of the notification server, or `nil`.
-    private func property(_ path: String, _ interface: String, _ name: String, _ completion: @escaping (Bool?) -> Void) {
-        call(Self.notificationsName, path, "org.freedesktop.DBus.Properties", "Get",
-             Variant.tuple([g_variant_new_string(interface), g_variant_new_string(name)])) { [weak self] reply in
-            completion(reply.flatMap { self?.boolChild($0) })
-        }
-    }
-
-    /// The boolean inside a `(v)` reply.
-    private func boolChild(_ reply: OpaquePointer) -> Bool? {
-        guard String(cString: g_variant_get_type_string(reply)) == "(v)" else { return nil }
-        let value = Variant.child(reply, 0)
-        defer { g_variant_unref(value) }
-        if case .bool(let flag) = Variant.wireValue(value) { return flag }
-        return nil
-    }
-
-    /// An asynchronous call with a short timeout; `completion` gets the reply (valid during the
-    /// completion only), or `nil` when it failed (the server lacks it, or is gone).
-    private func call(_ destination: String, _ path: String, _ interface: String, _ method: String, _ arguments: OpaquePointer? = nil,
-                      _ completion: @escaping (OpaquePointer?) -> Void) {
-        guard let connection else {
-            if let arguments { g_variant_unref(g_variant_ref_sink(arguments)) }
-            return completion(nil)
-        }
-        AsyncBusCall.start(connection, destination: destination, path: path, interface: interface, method: method, arguments: arguments,
-                           flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 1000) { reply, _ in completion(reply) }
     }
 }

@@ -60,18 +60,16 @@ enum NotificationTick {
 
     /// Sends a tick's `arguments` on `connection`; `answered` runs on the calling thread's
     /// context with the id the server gave it (the one it replaced, unless the server had
-    /// forgotten that one) or the error.
+    /// forgotten that one) or what went wrong (a reply that is not an id among it).
     static func send(_ arguments: OpaquePointer, on connection: OpaquePointer,
-                     answered: @escaping (Result<UInt32, GLibError>) -> Void) {
-        AsyncBusCall.start(connection, destination: destination, path: path, interface: interface, method: "Notify",
-                           arguments: arguments, flags: G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds: timeoutMilliseconds) { reply, error in
-            if let reply, String(cString: g_variant_get_type_string(reply)) == "(u)" {
+                     answered: @escaping (Result<UInt32, BusCallFailure>) -> Void) {
+        BusCall.start(connection, destination: destination, path: path, interface: interface, method: "Notify",
+                      arguments: arguments, replyType: "(u)", flags: G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds: timeoutMilliseconds) { result in
+            answered(result.map { reply in
                 let id = Variant.child(reply, 0)
                 defer { g_variant_unref(id) }
-                answered(.success(g_variant_get_uint32(id)))
-            } else {
-                answered(.failure(error ?? GLibError(message: "the server's answer was not a notification id")))
-            }
+                return g_variant_get_uint32(id)
+            })
         }
     }
 }

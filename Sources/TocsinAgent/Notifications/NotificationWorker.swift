@@ -318,7 +318,7 @@ final class NotificationWorker: @unchecked Sendable {
     }
 
     /// The server answered key `job.key`'s tick, which replaced its notification `serverID`.
-    private func tickAnswered(_ answer: Result<UInt32, GLibError>, job: NotificationTraffic<UUID>.Job, replacing serverID: UInt32) {
+    private func tickAnswered(_ answer: Result<UInt32, BusCallFailure>, job: NotificationTraffic<UUID>.Job, replacing serverID: UInt32) {
         let id = job.key
         switch answer {
         case .success(serverID):
@@ -341,17 +341,17 @@ final class NotificationWorker: @unchecked Sendable {
                 if serverIDsToKeep[id] != nil {
                     serverIDsToKeep[id] = Int32(bitPattern: newID)
                 } else {
-                    AsyncBusCall.start(connection!, destination: NotificationTick.destination, path: NotificationTick.path,
-                                       interface: NotificationTick.interface, method: "CloseNotification",
-                                       arguments: Variant.tuple([g_variant_new_uint32(newID)]), flags: G_DBUS_CALL_FLAGS_NONE,
-                                       timeoutMilliseconds: NotificationTick.timeoutMilliseconds) { _, _ in }
+                    BusCall.start(connection!, destination: NotificationTick.destination, path: NotificationTick.path,
+                                  interface: NotificationTick.interface, method: "CloseNotification",
+                                  arguments: Variant.tuple([g_variant_new_uint32(newID)]), replyType: "()", flags: G_DBUS_CALL_FLAGS_NONE,
+                                  timeoutMilliseconds: NotificationTick.timeoutMilliseconds) { _ in }
                 }
                 finish(job, succeeded: false)
             }
-        case .failure(let error):
+        case .failure(let failure):
             // The next content goes in full, through libnotify, which says whether the server is back.
             fullCalls[id] = nil
-            report(error.message)
+            report(failure.description)
             finish(job, succeeded: false)
         }
     }

@@ -180,18 +180,11 @@ final class TrayItem {
         }
         // Sent after the name request on the same connection: the bus has given the name by the
         // time the watcher asks who owns it.
-        g_dbus_connection_call(
-            connection, Self.watcherName, "/StatusNotifierWatcher", Self.watcherName, "RegisterStatusNotifierItem",
-            Variant.tuple([g_variant_new_string(itemName)]), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 5000, nil,
-            { source, result, userData in
-                let item = Unmanaged<TrayItem>.fromOpaque(userData!).takeRetainedValue()
-                do throws(GLibError) {
-                    if let reply = try GLibError.check({ g_dbus_connection_call_finish(OpaquePointer(source), result, $0) }) { g_variant_unref(reply) }
-                } catch {
-                    item.log.warning("The panel's tray did not take Tocsin's item: \(error.message)")
-                }
-            },
-            Unmanaged.passRetained(self).toOpaque())
+        BusCall.start(connection, destination: Self.watcherName, path: "/StatusNotifierWatcher", interface: Self.watcherName,
+                      method: "RegisterStatusNotifierItem", arguments: Variant.tuple([g_variant_new_string(itemName)]), replyType: "()",
+                      flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 5000) { [log] result in
+            if case .failure(let failure) = result { log.warning("The panel's tray did not take Tocsin's item: \(failure)") }
+        }
     }
 
     /// Lets the name go: the watcher, and every host, drop the item.
@@ -278,7 +271,13 @@ final class TrayItem {
                 let event = g_variant_get_child_value(events, index)!
                 defer { g_variant_unref(event) }
                 let id = Variant.int32(in: event, at: 0)
-                if item(withID: id) == nil { unknown.append(id) } else if Variant.string(in: event, at: 1) == "clicked" { clicked.append(id) }
+                if item(withID: id) == nil {
+                    unknown.append(id)
+                } else if Variant.string(in: event, at: 1) == "clicked", !clicked.contains(id) {
+                    // One click per entry however many the group holds: a caller sending 10,000
+                    // clicks on Stop stops once.
+                    clicked.append(id)
+                }
             }
             answerOnceKnown(sender, invocation, clicks: clicks(on: clicked), reply: Variant.tuple([Variant.make(int32s: unknown)]))
         case (Self.menuPath, "AboutToShow"):

@@ -1,4 +1,5 @@
 import TocsinCore
+import TocsinEdge
 
 /// Rings the user's paired phones through every desk service that reaches them (`PhoneLink`:
 /// KDE Connect's daemon, GSConnect): each is asked for its paired phones within reach, and once

@@ -1,5 +1,6 @@
 import CGLib
 import GLibSupport
+import TocsinEdge
 
 /// Tells the agent when the machine goes to sleep and when it wakes, from logind's
 /// `PrepareForSleep` signal on the system bus.
@@ -8,77 +9,61 @@ import GLibSupport
 /// makes the agent act at the moment of resume instead of whenever the kernel gets round to the
 /// timer, and lets it check again what may have changed meanwhile (the time zone of a laptop that
 /// travelled). Without a system bus or without logind it logs one line and does nothing else.
+/// The system bus is reached without waiting (a hung bus daemon must not delay the first ring).
 /// No sleep inhibitor is taken. Lives on the thread and main context that are thread-default when
 /// it is made.
 final class SleepWatcher {
     private let log: AgentLog
+    private let faults: NeighbourFaults
     private let onSuspend: () -> Void
     private let onResume: () -> Void
-    private var connection: OpaquePointer?
-    /// A connection of our own (a test's bus) is closed on release; the shared system bus is not.
-    private var connectionIsPrivate = false
-    private var subscription: guint = 0
+    private var bus: SystemBusConnection?
+    private var subscription: BusSignalSubscription?
     private var nameWatch: guint = 0
     /// Whether logind's presence has been established, so its absence is logged once at most.
     private var logindSeen = false
 
-    private static let logindName = "org.freedesktop.login1"
-
-    /// Starts listening. `onSuspend` runs just before the machine sleeps (logind's `true`),
-    /// `onResume` just after it wakes (`false`). `systemBusAddress` is `nil` for the system bus;
-    /// tests pass a private bus's address.
-    init(systemBusAddress: String? = nil, log: AgentLog, onSuspend: @escaping () -> Void = {}, onResume: @escaping () -> Void) {
+    /// Starts listening, once the system bus is reached (asked without waiting). `onSuspend` runs
+    /// just before the machine sleeps (logind's `true`), `onResume` just after it wakes
+    /// (`false`). `systemBusAddress` is `nil` for the system bus; tests pass a private bus's
+    /// address. A signal of another shape than logind's is said once through `faults`.
+    init(systemBusAddress: String? = nil, log: AgentLog, faults: NeighbourFaults, onSuspend: @escaping () -> Void = {}, onResume: @escaping () -> Void) {
         self.log = log
+        self.faults = faults
         self.onSuspend = onSuspend
         self.onResume = onResume
-        do {
-            connection = try GLibError.check { error in
-                if let systemBusAddress {
-                    let flags = GDBusConnectionFlags(G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-                    return g_dbus_connection_new_for_address_sync(systemBusAddress, flags, nil, nil, error)
-                }
-                return g_bus_get_sync(G_BUS_TYPE_SYSTEM, nil, error)
+        SystemBus.connect(address: systemBusAddress) { [weak self] result in
+            switch result {
+            case .success(let bus): self?.follow(bus)
+            case .failure(let error):
+                self?.log.info("No system bus (\(error.message)); after a resume from sleep, alarms that came due ring when the wall-clock timer fires.")
             }
-        } catch {
-            log.info("No system bus (\(error.message)); after a resume from sleep, alarms that came due ring when the wall-clock timer fires.")
-            return
         }
-        guard let connection else { return }
-        connectionIsPrivate = systemBusAddress != nil
-        // The shared system bus connection would otherwise end the agent if the bus went away.
-        g_dbus_connection_set_exit_on_close(connection, 0)
-        let userData = Unmanaged.passUnretained(self).toOpaque()
-        subscription = g_dbus_connection_signal_subscribe(
-            connection, Self.logindName, "org.freedesktop.login1.Manager", "PrepareForSleep",
-            "/org/freedesktop/login1", nil, G_DBUS_SIGNAL_FLAGS_NONE,
-            { _, _, _, _, _, parameters, userData in
-                Unmanaged<SleepWatcher>.fromOpaque(userData!).takeUnretainedValue().prepareForSleep(parameters!)
-            },
-            userData, nil)
+    }
+
+    private func follow(_ bus: SystemBusConnection) {
+        self.bus = bus
+        let connection = bus.pointer
+        subscription = Logind.followSleep(on: connection, faults: faults) { [weak self] sleeping in self?.prepareForSleep(sleeping) }
         // Only to say in the log whether anyone will send the signal; the subscription stands either way.
         nameWatch = g_bus_watch_name_on_connection(
-            connection, Self.logindName, G_BUS_NAME_WATCHER_FLAGS_NONE,
+            connection, Logind.busName, G_BUS_NAME_WATCHER_FLAGS_NONE,
             { _, _, _, userData in
                 Unmanaged<SleepWatcher>.fromOpaque(userData!).takeUnretainedValue().logindPresent(true)
             },
             { _, _, userData in
                 Unmanaged<SleepWatcher>.fromOpaque(userData!).takeUnretainedValue().logindPresent(false)
             },
-            userData, nil)
+            Unmanaged.passUnretained(self).toOpaque(), nil)
     }
 
     deinit {
-        guard let connection else { return }
-        g_bus_unwatch_name(nameWatch)
-        g_dbus_connection_signal_unsubscribe(connection, subscription)
-        if connectionIsPrivate { g_dbus_connection_close(connection, nil, nil, nil) }
-        g_object_unref(UnsafeMutableRawPointer(connection))
+        if nameWatch != 0 { g_bus_unwatch_name(nameWatch) }
     }
 
     /// logind's `PrepareForSleep(b start)`: `true` before sleeping, `false` after waking.
-    private func prepareForSleep(_ parameters: OpaquePointer) {
-        guard String(cString: g_variant_get_type_string(parameters)) == "(b)" else { return }
-        if Variant.bool(in: parameters, at: 0) {
+    private func prepareForSleep(_ starting: Bool) {
+        if starting {
             log.info("The machine is going to sleep.")
             onSuspend()
         } else {
@@ -95,7 +80,7 @@ final class SleepWatcher {
         case (false, false):
             // Logged once: without logind there is nothing more to say, and it rarely comes later.
             logindSeen = true
-            log.info("logind (\(Self.logindName)) is not on the system bus; after a resume from sleep, alarms that came due ring when the wall-clock timer fires.")
+            log.info("logind (\(Logind.busName)) is not on the system bus; after a resume from sleep, alarms that came due ring when the wall-clock timer fires.")
         default:
             break
         }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import TocsinCore
 import Glibc
 import GLibSupport
+import TocsinEdge
 
 /// Tells the agent as soon as the local time zone changes, so "07:00 on weekdays" moves with it.
 ///
@@ -24,6 +25,7 @@ final class TimeZoneWatcher {
 
     private let resolver: LocalTimeZoneResolver
     private let log: AgentLog
+    private let faults: NeighbourFaults
     private let onChange: (TimeZoneRules) -> Void
     /// The main context every source and callback of this watcher is attached to.
     private let context: OpaquePointer
@@ -31,8 +33,8 @@ final class TimeZoneWatcher {
     private var directoryMonitors: [(monitor: UnsafeMutablePointer<GFileMonitor>, handler: gulong, names: Set<String>)] = []
     /// The open mount table and the source polling it for POLLPRI.
     private var mountTable: (descriptor: Int32, source: UnsafeMutablePointer<GSource>)?
-    /// The system bus connection and timedated subscription; a private connection (tests) is also closed.
-    private var systemBus: (connection: OpaquePointer, subscription: guint, isPrivate: Bool)?
+    /// The system bus connection and timedated subscription.
+    private var systemBus: (connection: SystemBusConnection, subscription: BusSignalSubscription)?
     /// The quiet-period timer of a check asked for by events, if one is pending.
     private var pendingCheck: UnsafeMutablePointer<GSource>?
     /// When the first event of the pending check arrived (monotonic microseconds).
@@ -44,13 +46,13 @@ final class TimeZoneWatcher {
     /// The longest a check waits for events to stop, so a burst of unrelated mounts cannot delay it.
     static let longestDelayMilliseconds: gint64 = 250
 
-    private static let timedatedName = "org.freedesktop.timedate1"
-
     /// Resolves the zone now and starts watching. `onChange` gets each new zone on this thread's
     /// main loop. `systemBusAddress` is `nil` for the system bus; tests pass a private bus's address.
-    init(resolver: LocalTimeZoneResolver = LocalTimeZoneResolver(), systemBusAddress: String? = nil, log: AgentLog, onChange: @escaping (TimeZoneRules) -> Void) {
+    init(resolver: LocalTimeZoneResolver = LocalTimeZoneResolver(), systemBusAddress: String? = nil, log: AgentLog, faults: NeighbourFaults,
+         onChange: @escaping (TimeZoneRules) -> Void) {
         self.resolver = resolver
         self.log = log
+        self.faults = faults
         self.onChange = onChange
         context = g_main_context_ref_thread_default()
         current = resolver.resolve()
@@ -70,11 +72,6 @@ final class TimeZoneWatcher {
         if let mountTable {
             Self.discard(mountTable.source)
             close(mountTable.descriptor)
-        }
-        if let systemBus {
-            g_dbus_connection_signal_unsubscribe(systemBus.connection, systemBus.subscription)
-            if systemBus.isPrivate { g_dbus_connection_close(systemBus.connection, nil, nil, nil) }
-            g_object_unref(UnsafeMutableRawPointer(systemBus.connection))
         }
         g_main_context_unref(context)
     }
@@ -130,22 +127,6 @@ final class TimeZoneWatcher {
         }
     }
 
-    /// timedated reported changed properties; only `Timezone` matters.
-    private func timedatedChanged(_ parameters: OpaquePointer) {
-        // (s interface, a{sv} changed, as invalidated); timedated may send either form.
-        guard String(cString: g_variant_get_type_string(parameters)) == "(sa{sv}as)" else { return }
-        let changed = Variant.child(parameters, 1)
-        let invalidated = Variant.child(parameters, 2)
-        defer {
-            g_variant_unref(changed)
-            g_variant_unref(invalidated)
-        }
-        let invalidatedNames = (0..<g_variant_n_children(invalidated)).map { Variant.string(in: invalidated, at: Int($0)) }
-        if Variant.dictionary(changed)["Timezone"] != nil || invalidatedNames.contains("Timezone") {
-            scheduleCheck()
-        }
-    }
-
     // MARK: Sources
 
     /// Monitors the directories holding the resolver's files, one monitor per directory.
@@ -193,32 +174,20 @@ final class TimeZoneWatcher {
         mountTable = (descriptor, source)
     }
 
-    /// Subscribes to timedated's property changes on the system bus, if there is one.
+    /// Subscribes to timedated's property changes on the system bus, if there is one, reached
+    /// without waiting: a hung system bus daemon must not hold up the agent's start.
     private func watchTimedated(_ address: String?) {
-        let connection: OpaquePointer?
-        do {
-            connection = try GLibError.check { error in
-                if let address {
-                    let flags = GDBusConnectionFlags(G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-                    return g_dbus_connection_new_for_address_sync(address, flags, nil, nil, error)
-                }
-                return g_bus_get_sync(G_BUS_TYPE_SYSTEM, nil, error)
+        SystemBus.connect(address: address) { [weak self] result in
+            switch result {
+            case .success(let bus):
+                guard let self else { return }
+                let subscription = Timedated.followTimeZone(on: bus.pointer, faults: faults) { [weak self] in self?.scheduleCheck() }
+                systemBus = (bus, subscription)
+            case .failure(let error):
+                guard let self else { return }
+                log.info("No system bus (\(error.message)); time zone changes are noticed through \(resolver.localtimePath) and the mount table alone.")
             }
-        } catch {
-            log.info("No system bus (\(error.message)); time zone changes are noticed through \(resolver.localtimePath) and the mount table alone.")
-            return
         }
-        guard let connection else { return }
-        // The shared system bus connection would otherwise end the agent if the bus went away.
-        g_dbus_connection_set_exit_on_close(connection, 0)
-        let subscription = g_dbus_connection_signal_subscribe(
-            connection, Self.timedatedName, "org.freedesktop.DBus.Properties", "PropertiesChanged",
-            "/org/freedesktop/timedate1", Self.timedatedName, G_DBUS_SIGNAL_FLAGS_NONE,
-            { _, _, _, _, _, parameters, userData in
-                Unmanaged<TimeZoneWatcher>.fromOpaque(userData!).takeUnretainedValue().timedatedChanged(parameters!)
-            },
-            Unmanaged.passUnretained(self).toOpaque(), nil)
-        systemBus = (connection, subscription, address != nil)
     }
 
     /// Removes a source from its context and drops this watcher's reference to it.

@@ -25,15 +25,15 @@ enum LockerProbe {
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else { return ([], nil) }
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
         var names: Set<String> = []
-        if let reply = call(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames", nil) {
+        if let reply = call(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListNames", nil, replyType: "(as)") {
             names = Set(Variant.strings(in: reply, at: 0).filter { !$0.hasPrefix(":") })
             g_variant_unref(reply)
         }
         var major: Int?
         if names.contains("org.gnome.Shell"),
            let reply = call(connection, "org.gnome.Shell", "/org/gnome/Shell", "org.freedesktop.DBus.Properties", "Get",
-                            Variant.tuple([g_variant_new_string("org.gnome.Shell"), g_variant_new_string("ShellVersion")])) {
-            if case .string(let version) = Variant.wireValue(Variant.child(reply, 0)) {
+                            Variant.tuple([g_variant_new_string("org.gnome.Shell"), g_variant_new_string("ShellVersion")]), replyType: "(v)") {
+            if case .string(let version) = Variant.boxedValue(in: reply, at: 0) {
                 major = version.split(separator: ".").first.flatMap { Int($0) }
             }
             g_variant_unref(reply)
@@ -41,12 +41,12 @@ enum LockerProbe {
         return (names, major)
     }
 
-    /// A blocking call of at most 2 s: the doctor may wait, the agent never does.
+    /// A blocking call of at most 2 s: the doctor may wait, the agent never does. The reply, of
+    /// `replyType` (the caller unrefs it), or `nil`.
     private static func call(_ connection: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ method: String,
-                             _ arguments: OpaquePointer?) -> OpaquePointer? {
-        try? GLibError.check { error in
-            g_dbus_connection_call_sync(connection, destination, path, interface, method, arguments, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000, nil, error)
-        }
+                             _ arguments: OpaquePointer?, replyType: String) -> OpaquePointer? {
+        try? BusCall.waitingForReply(connection, destination: destination, path: path, interface: interface, method: method, arguments: arguments,
+                                     replyType: replyType, flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 2000).get()
     }
 
     /// The processes that lock or start a locker, of this session: on its X display (X lockers)

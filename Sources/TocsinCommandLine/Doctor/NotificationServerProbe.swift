@@ -22,11 +22,11 @@ struct NotificationServerProbe {
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(connection)) }
         guard let info = call(connection, name, path, name, "GetServerInformation", expecting: "(ssss)") else { return nil }
-        var identity = NotificationServerIdentity(name: Variant.string(in: info, at: 0), vendor: Variant.string(in: info, at: 1),
-                                                  version: Variant.string(in: info, at: 2), capabilities: [])
+        var identity = NotificationServerIdentity(name: Variant.string(in: info, at: 0, maxBytes: 256), vendor: Variant.string(in: info, at: 1, maxBytes: 256),
+                                                  version: Variant.string(in: info, at: 2, maxBytes: 256), capabilities: [])
         g_variant_unref(info)
         if let reply = call(connection, name, path, name, "GetCapabilities", expecting: "(as)") {
-            identity.capabilities = Set(Variant.strings(in: reply, at: 0))
+            identity.capabilities = Set(Variant.strings(in: reply, at: 0, limit: 64, maxBytes: 64))
             g_variant_unref(reply)
         }
         let source = NotificationServerProfile(for: identity).doNotDisturb?.source
@@ -63,22 +63,15 @@ struct NotificationServerProbe {
     /// A blocking call (2 s at most); the reply if it has `type`, else `nil`.
     private static func call(_ connection: OpaquePointer, _ destination: String, _ path: String, _ interface: String, _ method: String,
                              expecting type: String, _ arguments: OpaquePointer? = nil) -> OpaquePointer? {
-        // No server, or one that does not answer: nothing to report but the absence.
-        guard let reply = try? GLibError.check({ error in
-            g_dbus_connection_call_sync(connection, destination, path, interface, method, arguments, nil,
-                                        G_DBUS_CALL_FLAGS_NO_AUTO_START, 2000, nil, error)
-        }) else { return nil }
-        guard String(cString: g_variant_get_type_string(reply)) == type else {
-            g_variant_unref(reply)
-            return nil
-        }
-        return reply
+        // No server, one that does not answer, or one answering otherwise: nothing to report
+        // but the absence.
+        try? BusCall.waitingForReply(connection, destination: destination, path: path, interface: interface, method: method, arguments: arguments,
+                                     replyType: type, flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 2000).get()
     }
 
+    /// The boolean in a checked `(v)` reply, if that is what it holds.
     private static func bool(inVariantOf reply: OpaquePointer) -> Bool? {
-        let value = Variant.child(reply, 0)
-        defer { g_variant_unref(value) }
-        if case .bool(let flag) = Variant.wireValue(value) { return flag }
+        if case .bool(let flag) = Variant.boxedValue(in: reply, at: 0) { return flag }
         return nil
     }
 }

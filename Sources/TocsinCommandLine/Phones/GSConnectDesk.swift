@@ -32,10 +32,10 @@ struct GSConnectDesk {
     func devices() throws(GLibError) -> [GSConnectService.Device] {
         guard let reply = try GLibError.check({ error in
             g_dbus_connection_call_sync(connection, GSConnectService.busName, GSConnectService.objectPath, "org.freedesktop.DBus.ObjectManager",
-                                        "GetManagedObjects", nil, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, 3000, nil, error)
+                                        "GetManagedObjects", nil, Variant.type("(a{oa{sa{sv}}})"), G_DBUS_CALL_FLAGS_NO_AUTO_START, 3000, nil, error)
         }) else { return [] }
         defer { g_variant_unref(reply) }
-        return GSConnectService.devices(inManagedObjects: Variant.managedObjects(in: reply))
+        return GSConnectService.devices(inManagedObjects: Variant.managedObjects(in: reply, limit: 64))
     }
 
     /// The paired devices, reachable or not.

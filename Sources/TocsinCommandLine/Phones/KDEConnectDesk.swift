@@ -45,28 +45,27 @@ struct KDEConnectDesk {
         return .phones(devices.map { device in
             let path = "/modules/kdeconnect/devices/\(device)"
             let phone = { (name: String) in PhoneReach.Phone(service: .kdeConnect, id: device, name: name, objectPath: path) }
-            guard let named = g_dbus_connection_call_sync(
-                connection, Self.daemonName, path, "org.freedesktop.DBus.Properties", "Get",
-                Variant.tuple([g_variant_new_string("org.kde.kdeconnect.device"), g_variant_new_string("name")]), nil,
-                G_DBUS_CALL_FLAGS_NO_AUTO_START, 3000, nil, nil) else { return phone(device) }
+            guard case .success(let named) = BusCall.waitingForReply(
+                connection, destination: Self.daemonName, path: path, interface: "org.freedesktop.DBus.Properties", method: "Get",
+                arguments: Variant.tuple([g_variant_new_string("org.kde.kdeconnect.device"), g_variant_new_string("name")]), replyType: "(v)",
+                flags: G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds: 3000) else { return phone(device) }
             defer { g_variant_unref(named) }
-            let boxed = Variant.child(named, 0)
-            defer { g_variant_unref(boxed) }
-            if case .string(let name) = Variant.wireValue(boxed), !name.isEmpty { return phone(name) }
+            if case .string(let name) = Variant.boxedValue(in: named, at: 0), !name.isEmpty { return phone(name.utf8Prefix(maxBytes: 256)) }
             return phone(device)
         })
     }
 
     /// The daemon's `devices(onlyReachable, onlyPaired: true)`.
     private func devices(onlyReachable: Bool, flags: GDBusCallFlags, timeoutMilliseconds: Int32) throws(GLibError) -> [String] {
-        // GDBus gives a reply or sets the error, never neither.
+        // GDBus gives a reply of the stated type or sets the error, never neither.
         guard let reply = try GLibError.check({ error in
             g_dbus_connection_call_sync(connection, Self.daemonName, "/modules/kdeconnect", "org.kde.kdeconnect.daemon", "devices",
-                                        Variant.tuple([g_variant_new_boolean(onlyReachable ? 1 : 0), g_variant_new_boolean(1)]), nil,
-                                        flags, timeoutMilliseconds, nil, error)
+                                        Variant.tuple([g_variant_new_boolean(onlyReachable ? 1 : 0), g_variant_new_boolean(1)]),
+                                        Variant.type("(as)"), flags, timeoutMilliseconds, nil, error)
         }) else { return [] }
         defer { g_variant_unref(reply) }
-        return Variant.strings(in: reply, at: 0)
+        // Ids name object paths below the daemon's; anything else is not a device to ask.
+        return Variant.strings(in: reply, at: 0, limit: 64, maxBytes: 256).filter { !$0.isEmpty && g_variant_is_object_path("/\($0)") != 0 }
     }
 
     /// Where `device`'s run commands are kept: `$XDG_CONFIG_HOME/kdeconnect/DEVICE/kdeconnect_runcommand/config`.

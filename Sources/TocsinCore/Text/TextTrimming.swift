@@ -15,6 +15,22 @@ extension StringProtocol {
         trimming { Self.isSpace($0) || Self.isLineBreak($0) }
     }
 
+    /// The longest beginning of the text that takes at most `maxBytes` bytes of UTF-8, cut
+    /// between two characters: how much of another program's text (a phone's name, a server's
+    /// version) Tocsin keeps, whatever length it was sent in.
+    package func utf8Prefix(maxBytes: Int) -> String {
+        guard utf8.count > maxBytes else { return String(self) }
+        var kept = ""
+        var used = 0
+        for character in self {
+            let size = character.utf8.count
+            guard used + size <= maxBytes else { break }
+            kept.append(character)
+            used += size
+        }
+        return kept
+    }
+
     /// Whether every scalar of the text is in `allowed` (ASCII characters only).
     package func consists(ofASCII allowed: String) -> Bool {
         unicodeScalars.allSatisfy { $0.isASCII && allowed.unicodeScalars.contains($0) }

@@ -189,7 +189,7 @@ final class ApplicationExport {
     private static func isAgent(_ sender: String, on connection: OpaquePointer) -> Bool {
         let reply = g_dbus_connection_call_sync(
             connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner",
-            Variant.tuple([g_variant_new_string(AlarmsInterface.busName)]), nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, nil)
+            Variant.tuple([g_variant_new_string(AlarmsInterface.busName)]), Variant.type("(s)"), G_DBUS_CALL_FLAGS_NONE, 5000, nil, nil)
         guard let reply else { return false }
         defer { g_variant_unref(reply) }
         return Variant.string(in: reply, at: 0) == sender

@@ -110,7 +110,7 @@ public final class TocsinClient {
         guard let reply = try? GLibError.check({ error in
             g_dbus_connection_call_sync(
                 connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "ListActivatableNames",
-                nil, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil, error)
+                nil, Variant.type("(as)"), G_DBUS_CALL_FLAGS_NONE, 5000, nil, error)
         }) else { return false }
         defer { g_variant_unref(reply) }
         let names = Variant.child(reply, 0)
@@ -178,7 +178,7 @@ public final class TocsinClient {
     private static func sendWatch(on connection: OpaquePointer) {
         g_dbus_connection_call(
             connection, AlarmsInterface.busName, AlarmsInterface.objectPath, AlarmsInterface.name,
-            AlarmsMethod.watch.rawValue, nil, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil,
+            AlarmsMethod.watch.rawValue, nil, Variant.type("()"), G_DBUS_CALL_FLAGS_NO_AUTO_START, -1, nil,
             { source, result, _ in
                 // An agent that is gone again registers this connection when it is back.
                 if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, nil) { g_variant_unref(reply) }

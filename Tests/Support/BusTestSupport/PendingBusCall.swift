@@ -17,14 +17,22 @@ public final class PendingBusCall: CustomStringConvertible {
     /// floating tuple); the answer is read as the calling thread's main context runs.
     public init(on connection: OpaquePointer, to destination: String, path: String, interface: String, method: String,
                 arguments: OpaquePointer, timeoutMilliseconds: Int32 = 5000) {
-        AsyncBusCall.start(connection, destination: destination, path: path, interface: interface, method: method,
-                           arguments: arguments, flags: G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds: timeoutMilliseconds) { [self] reply, error in
-            if let reply {
-                let printed = g_variant_print(reply, 0)!
-                self.reply = String(cString: printed)
-                g_free(printed)
+        // Whatever comes back is printed as it is: the test is the one checking it, so no reply
+        // type is stated.
+        g_dbus_connection_call(connection, destination, path, interface, method, arguments, nil, G_DBUS_CALL_FLAGS_NONE,
+                               timeoutMilliseconds, nil, { source, result, userData in
+            let call = Unmanaged<PendingBusCall>.fromOpaque(userData!).takeRetainedValue()
+            do throws(GLibError) {
+                let reply = try GLibError.check { g_dbus_connection_call_finish(OpaquePointer(source), result, $0) }
+                if let reply {
+                    let printed = g_variant_print(reply, 0)!
+                    call.reply = String(cString: printed)
+                    g_free(printed)
+                    g_variant_unref(reply)
+                }
+            } catch {
+                call.error = "\(error.remoteName ?? ""): \(error.message)"
             }
-            self.error = error.map { "\($0.remoteName ?? ""): \($0.message)" }
-        }
+        }, Unmanaged.passRetained(self).toOpaque())
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import GLibSupport
 import Testing
 @testable import TocsinAgent
+import TocsinEdge
 
 /// The agent follows Plasma's locker (`org.kde.screensaver`) on the session bus — here a private
 /// bus, with a connection owning the locker's name and answering `GetActive` as kscreenlocker
@@ -27,7 +28,7 @@ import Testing
             try PrivateBus.requestName(PlasmaLockWatcher.lockerName, on: locker)
             let agent = try bus.connect()
             defer { g_object_unref(UnsafeMutableRawPointer(agent)) }
-            let watcher = PlasmaLockWatcher(log: AgentLog { _ in }, connection: agent) { told.append($0) }
+            let watcher = PlasmaLockWatcher(log: AgentLog { _ in }, faults: NeighbourFaults { _ in }, connection: agent) { told.append($0) }
             #expect(runMainContext(context, for: 3) { told == [true] }, "locked before the agent came: \(told)")
 
             try Self.emitActiveChanged(on: locker, false)
@@ -48,7 +49,7 @@ import Testing
     @Test func aboutToLockBringsThePlayerAtOnceAndTheLockThatFollowsChangesNothing() throws {
         try Self.withStandInLocker { context, locker, agent in
             var told: [Bool] = []
-            let watcher = PlasmaLockWatcher(log: AgentLog { _ in }, connection: agent, lockDeadline: 0.5) { told.append($0) }
+            let watcher = PlasmaLockWatcher(log: AgentLog { _ in }, faults: NeighbourFaults { _ in }, connection: agent, lockDeadline: 0.5) { told.append($0) }
             _ = runMainContext(context, for: 0.5)
             #expect(told.isEmpty, "told before anything was said: \(told)")
 
@@ -71,7 +72,7 @@ import Testing
         try Self.withStandInLocker { context, locker, agent in
             var told: [Bool] = []
             let logged = LogLines()
-            let watcher = PlasmaLockWatcher(log: logged.log, connection: agent, lockDeadline: 0.5) { told.append($0) }
+            let watcher = PlasmaLockWatcher(log: logged.log, faults: NeighbourFaults { _ in }, connection: agent, lockDeadline: 0.5) { told.append($0) }
             _ = runMainContext(context, for: 0.5)
             // The greeter could not take the keyboard: no ActiveChanged, GetActive stays false.
             try Self.emitAboutToLock(on: locker)
@@ -87,7 +88,7 @@ import Testing
         try Self.withStandInLocker { context, locker, agent in
             var told: [Bool] = []
             Self.holdsGetActive = true
-            let watcher = PlasmaLockWatcher(log: AgentLog { _ in }, connection: agent, lockDeadline: 60) { told.append($0) }
+            let watcher = PlasmaLockWatcher(log: AgentLog { _ in }, faults: NeighbourFaults { _ in }, connection: agent, lockDeadline: 60) { told.append($0) }
             #expect(runMainContext(context, for: 3) { Self.heldCalls.count == 1 }, "GetActive was not asked as the agent started")
             // The screen locks while the locker has yet to answer the question asked before.
             if news == "ActiveChanged" { try Self.emitActiveChanged(on: locker, true) } else { try Self.emitAboutToLock(on: locker) }
@@ -113,7 +114,7 @@ import Testing
             defer { g_object_unref(UnsafeMutableRawPointer(impostor)) }
             let agent = try bus.connect()
             defer { g_object_unref(UnsafeMutableRawPointer(agent)) }
-            let watcher = PlasmaLockWatcher(log: AgentLog { _ in }, connection: agent) { told.append($0) }
+            let watcher = PlasmaLockWatcher(log: AgentLog { _ in }, faults: NeighbourFaults { _ in }, connection: agent) { told.append($0) }
             _ = runMainContext(context, for: 0.3)
             // GNOME's screensaver proxy says ActiveChanged on the same interface; it is not Plasma's locker.
             try Self.emitActiveChanged(on: impostor, true)

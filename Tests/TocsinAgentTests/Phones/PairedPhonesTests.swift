@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TocsinCore
 @testable import TocsinAgent
+import TocsinEdge
 
 /// PairedPhones over links that answer when the test says: it rings only once every service has
 /// answered, rings each phone through the service that found it, tells of one ring per alarm,

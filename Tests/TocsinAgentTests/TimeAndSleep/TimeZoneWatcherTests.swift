@@ -7,6 +7,7 @@ import Testing
 import BusTestSupport
 import TocsinCore
 @testable import TocsinAgent
+import TocsinEdge
 import TocsinFiles
 
 /// The watcher on a GLib main context of each test's own (pushed as the thread's default, so tests
@@ -49,7 +50,7 @@ import TocsinFiles
 
         /// A watcher over `resolver` reporting into `changes`; no system bus unless `busAddress` is given.
         func watcher(_ resolver: LocalTimeZoneResolver? = nil, busAddress: String = "unix:path=/nonexistent/bus") -> TimeZoneWatcher {
-            TimeZoneWatcher(resolver: resolver ?? self.resolver(), systemBusAddress: busAddress, log: log.log) { [unowned self] zone in
+            TimeZoneWatcher(resolver: resolver ?? self.resolver(), systemBusAddress: busAddress, log: log.log, faults: NeighbourFaults { _ in }) { [unowned self] zone in
                 changes.append(zone.identifier)
             }
         }
@@ -281,6 +282,9 @@ import TocsinFiles
         defer { fixture.finish() }
         try FileManager.default.createSymbolicLink(atPath: fixture.localtime, withDestinationPath: Self.zoneinfo + "/Europe/Berlin")
         withExtendedLifetime(fixture.watcher()) {
+            // The bus is asked without waiting: its absence is known once the loop has run.
+            fixture.iterate(for: 2) { fixture.log.all.contains { $0.contains("No system bus") } }
+            fixture.iterate(for: 0.3)
             #expect(fixture.log.all.filter { $0.contains("No system bus") }.count == 1)
             #expect(fixture.log.all.filter { $0.contains("tocsind[warning]") || $0.contains("tocsind[error]") }.isEmpty)
         }
