@@ -13,24 +13,11 @@ extension RunningAgent: AlarmsServiceHandler {
             let caller = try callers.identify(sender)
             switch call {
             case .schedule(let asked):
-                let request = withPlayableSound(asked, from: caller)
-                // What cannot be scheduled is refused here, before the user is asked to allow the app.
-                try check(request, from: caller)
-                if !caller.isCommandLine { authorizationDesk.note(caller.confinement, for: caller.appID) }
-                // Scheduling waits for the user's consent the first time an application asks.
-                authorizationDesk.resolve(caller.appID, confinement: caller.confinement) { [unowned self] state in
-                    guard state == .authorized else {
-                        return reply(.failure(TocsinError(AlarmError.notAuthorized(app: caller.appID, state: state))))
-                    }
-                    // A sandboxed app's sound file is copied only once the user allowed the app.
-                    keepSound(of: request, for: caller) { [unowned self] prepared in
-                        do throws(TocsinError) {
-                            try schedule(try prepared.get(), for: caller) { reply(.success(.id($0))) }
-                        } catch {
-                            if case .success(let request) = prepared { soundCopies.discard(request.sound) }
-                            reply(.failure(error))
-                        }
-                    }
+                // A sound file the caller names is looked at off the main loop; a sandboxed
+                // caller's, later, as the caller sees it.
+                guard case .file = asked.sound, !caller.isSandboxed else { return schedule(asked, soundProblem: nil, from: caller, reply: reply) }
+                SoundCheck.examine(asked.sound) { [unowned self] problem in
+                    schedule(asked, soundProblem: problem, from: caller, reply: reply)
                 }
             case .getStatus where server.server?.profile.doNotDisturb?.announcesChanges == false:
                 // This server tells nobody when its do-not-disturb changes (mako): ask it first.
@@ -42,6 +29,39 @@ extension RunningAgent: AlarmsServiceHandler {
                 }
             default:
                 reply(.success(try answer(call, from: sender, caller: caller)))
+            }
+        } catch {
+            reply(.failure(error))
+        }
+    }
+
+    /// Schedules `asked` for `caller` once its sound was examined (`soundProblem`, for a file
+    /// outside a sandbox; otherwise examined here): refused at once if it cannot be scheduled,
+    /// then — the first time an application asks — once the user allowed the application.
+    private func schedule(_ asked: AlarmRequest, soundProblem: String?, from caller: Caller,
+                          reply: @escaping (Result<AlarmsReply, TocsinError>) -> Void) {
+        do throws(TocsinError) {
+            // A theme's sound is looked for in the XDG data directories, at once.
+            let problem: String?
+            if case .file = asked.sound { problem = caller.isSandboxed ? nil : soundProblem } else { problem = SoundCheck.problem(with: asked.sound) }
+            let request = withPlayableSound(asked, from: caller, problem: problem)
+            // What cannot be scheduled is refused here, before the user is asked to allow the app.
+            try check(request, from: caller, soundProblem: request.sound == asked.sound ? problem : nil)
+            if !caller.isCommandLine { authorizationDesk.note(caller.confinement, for: caller.appID) }
+            // Scheduling waits for the user's consent the first time an application asks.
+            authorizationDesk.resolve(caller.appID, confinement: caller.confinement) { [unowned self] state in
+                guard state == .authorized else {
+                    return reply(.failure(TocsinError(AlarmError.notAuthorized(app: caller.appID, state: state))))
+                }
+                // A sandboxed app's sound file is copied only once the user allowed the app.
+                keepSound(of: request, for: caller) { [unowned self] prepared in
+                    do throws(TocsinError) {
+                        try schedule(try prepared.get(), for: caller) { reply(.success(.id($0))) }
+                    } catch {
+                        if case .success(let request) = prepared { soundCopies.discard(request.sound) }
+                        reply(.failure(error))
+                    }
+                }
             }
         } catch {
             reply(.failure(error))
@@ -145,8 +165,7 @@ extension RunningAgent: AlarmsServiceHandler {
             .stateFile: .string(store.fileURL.path),
             .stateWritable: .bool(store.isWritable),
             .alarmCount: .integer(Int64(caller.isCommandLine ? book.count : book.alarmCount(ownedBy: caller.appID))),
-            .ringing: .string(sounds.ringingAlarms.filter { caller.isCommandLine || book[$0]?.owner == caller.appID }
-                .map { $0.uuidString.lowercased() }.joined(separator: ",")),
+            .ringing: .string(ringingAlarms(seenBy: caller).map { $0.id.uuidString.lowercased() }.joined(separator: ",")),
         ]
         if let server = server.server {
             status[.notificationServer] = .string("\(server.identity.name) \(server.identity.version)")
@@ -186,6 +205,17 @@ extension RunningAgent: AlarmsServiceHandler {
         return Dictionary(uniqueKeysWithValues: status.map { ($0.key.rawValue, $0.value) })
     }
 
+    /// The alarms ringing that `caller` may see, as the book holds them: the one that has rung
+    /// longest first.
+    private func ringingAlarms(seenBy caller: Caller) -> [Alarm] {
+        book.unorderedAlarms.compactMap { alarm -> (since: Date, alarm: Alarm)? in
+            guard case .alerting(let since) = alarm.state, caller.isCommandLine || alarm.owner == caller.appID else { return nil }
+            return (since, alarm)
+        }
+        .sorted { ($0.since, $0.alarm.id.uuidString) < ($1.since, $1.alarm.id.uuidString) }
+        .map(\.alarm)
+    }
+
     /// The most alarms `caller` may hold: none for the user's command line.
     private func alarmLimit(of caller: Caller) -> Int? {
         caller.isCommandLine ? nil : configuration.alarmsPerApplication
@@ -195,9 +225,9 @@ extension RunningAgent: AlarmsServiceHandler {
     /// for that (`soundFallback`: what AlarmKit does with a sound it cannot find) — logged, so the
     /// app's author can learn why. A sandboxed caller's sound file is looked at in its sandbox,
     /// later, and refused there as before: what lies outside the sandbox is not the app's to ring.
-    private func withPlayableSound(_ request: AlarmRequest, from caller: Caller) -> AlarmRequest {
+    private func withPlayableSound(_ request: AlarmRequest, from caller: Caller, problem: String?) -> AlarmRequest {
         if case .file = request.sound, caller.isSandboxed { return request }
-        guard request.soundFallback, let problem = SoundCheck.problem(with: request.sound) else { return request }
+        guard request.soundFallback, let problem else { return request }
         log.info("“\(request.title ?? request.kind.rawValue)” of “\(caller.appID)” will ring with the standard sound: \(problem)")
         var playable = request
         playable.sound = .standard
@@ -208,7 +238,7 @@ extension RunningAgent: AlarmsServiceHandler {
     /// scheduled: hooks from a sandbox, whatever the alarm book would refuse now (a time in the
     /// past, a bad duration, an id in use, a limit reached), or (outside a sandbox) a sound the
     /// agent cannot play. A sandboxed caller's sound file is looked at in its sandbox, later.
-    private func check(_ request: AlarmRequest, from caller: Caller) throws(TocsinError) {
+    private func check(_ request: AlarmRequest, from caller: Caller, soundProblem: String?) throws(TocsinError) {
         do throws(AlarmError) {
             // The alarm the book would add now. It is added only once the app is allowed, and
             // checked again then: the user may answer minutes later.
@@ -217,9 +247,6 @@ extension RunningAgent: AlarmsServiceHandler {
         } catch {
             throw TocsinError(error)
         }
-        if case .file = request.sound, caller.isSandboxed { return }
-        if let problem = SoundCheck.problem(with: request.sound) {
-            throw TocsinError(.invalidArgument, problem)
-        }
+        if let soundProblem { throw TocsinError(.invalidArgument, soundProblem) }
     }
 }

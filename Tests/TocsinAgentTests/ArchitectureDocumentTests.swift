@@ -87,4 +87,56 @@ import Testing
             "AlarmPlanner (in “AlarmPlanner”)", "decideEverything (in “AlarmDecider.decideEverything(now)”)", "make check-everything", "alarms.yaml",
         ])
     }
+
+    /// The targets Package.swift declares in Sources/ and bench/ (not the system libraries, the
+    /// tests' and examples' own), each with its dependencies.
+    static func packageTargets() throws -> [String: Set<String>] {
+        let manifest = try String(contentsOf: repository.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let declaration = try Regex(#"\.(?:target|executableTarget)\(name: "([^"]+)"(?:, dependencies: \[([^\]]*)\])?(?:, path: "([^"]+)")?"#)
+        var targets: [String: Set<String>] = [:]
+        for match in manifest.matches(of: declaration) {
+            let name = String(match.output[1].substring!)
+            if let path = match.output[3].substring, !path.hasPrefix("Sources/"), !path.hasPrefix("bench/") { continue }
+            let dependencies = match.output[2].substring.map { list in
+                Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) })
+            } ?? []
+            targets[name] = dependencies.subtracting([""])
+        }
+        return targets
+    }
+
+    /// The module table's rows: the modules each names first, and what they may import, with
+    /// "the above" standing for every module of the rows before.
+    static func moduleTable(in document: String) throws -> [(modules: Set<String>, mayImport: Set<String>)] {
+        let section = try #require(document.components(separatedBy: "## Modules").dropFirst().first?.components(separatedBy: "\n## ").first)
+        let name = try Regex("`([A-Za-z][A-Za-z0-9-]*)`")
+        var rows: [(modules: Set<String>, mayImport: Set<String>)] = []
+        var above: Set<String> = []
+        for line in section.split(separator: "\n") where line.hasPrefix("| `") {
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+            guard cells.count >= 4 else { continue }
+            let modules = Set(cells[1].matches(of: name).map { String($0.output[1].substring!) })
+            var allowed = Set(cells[3].matches(of: name).map { String($0.output[1].substring!) })
+            if cells[3].contains("the above") { allowed.formUnion(above) }
+            rows.append((modules, allowed.union(modules)))
+            above.formUnion(modules)
+        }
+        return rows
+    }
+
+    @Test("The module table names every module of the package, and what each imports is what its row allows")
+    func moduleTableAgreesWithThePackage() throws {
+        let document = try String(contentsOf: Self.repository.appendingPathComponent("docs/ARCHITECTURE.md"), encoding: .utf8)
+        let rows = try Self.moduleTable(in: document)
+        let targets = try Self.packageTargets()
+        #expect(targets.count > 10, "Package.swift read as \(targets)")
+        for (target, dependencies) in targets.sorted(by: { $0.key < $1.key }) {
+            guard let row = rows.first(where: { $0.modules.contains(target) }) else {
+                Issue.record("\(target) has no row in the module table")
+                continue
+            }
+            let beyond = dependencies.subtracting(row.mayImport)
+            #expect(beyond.isEmpty, "\(target) depends on \(beyond.sorted()), which its row does not allow")
+        }
+    }
 }

@@ -67,6 +67,36 @@ public final class MainLoop {
     }
 }
 
+/// The main context that was the thread-default one where this was made (the agent's loop, or
+/// a test's own context), for work done on another thread to come back to.
+public final class ReturnContext: @unchecked Sendable {
+    // @unchecked: the context is only referenced here, and attaching a source to a GLib main
+    // context is safe from any thread.
+    private let context: OpaquePointer
+
+    /// The calling thread's thread-default main context.
+    public init() {
+        context = g_main_context_ref_thread_default()
+    }
+
+    deinit {
+        g_main_context_unref(context)
+    }
+
+    /// Runs `body` on the context as soon as it can; safe to call from any thread, and never
+    /// runs `body` before returning (see `MainLoop.post`).
+    public func post(_ body: @escaping @Sendable () -> Void) {
+        let source = g_idle_source_new()
+        defer { g_source_unref(source) }
+        g_source_set_priority(source, G_PRIORITY_HIGH)
+        g_source_set_callback(source, { userData in
+            CallbackBox.from(userData).body()
+            return SourceResult.remove
+        }, CallbackBox(body).retainedPointer, CallbackBox.release)
+        g_source_attach(source, context)
+    }
+}
+
 /// A pending `MainLoop.after` call.
 public struct TimeoutHandle {
     fileprivate let sourceID: guint

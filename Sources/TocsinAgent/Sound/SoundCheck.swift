@@ -1,11 +1,31 @@
+import Dispatch
 import FoundationEssentials
 import Glibc
+import GLibSupport
 import TocsinCore
 import TocsinFiles
 
 /// Checks at schedule time that an alarm's sound can be played, so a typo is an error the user
 /// sees now rather than a silent alarm later.
 enum SoundCheck {
+    /// Where sound files are looked at: off the main loop, since a file on a network mount that
+    /// hangs (or a FUSE file system that never answers) blocks whoever stats it, and the main
+    /// loop rings every other alarm. Concurrent, so one hung file does not hold up the next.
+    private static let queue = DispatchQueue(label: "io.github.tocsin.sound-check", attributes: .concurrent)
+
+    /// Hands `examined` the problem with `sound` (as `problem(with:)`) on the calling thread's
+    /// main context: a sound file is looked at on a queue of its own and its answer comes back
+    /// later; a theme's or the standard sound is answered at once.
+    static func examine(_ sound: AlarmSound, then examined: @escaping (String?) -> Void) {
+        guard case .file = sound else { return examined(problem(with: sound)) }
+        let examined = MainThreadOnly(examined)
+        let back = ReturnContext()
+        queue.async {
+            let problem = problem(with: sound)
+            back.post { examined.value(problem) }
+        }
+    }
+
     /// Why `sound` cannot be played, or `nil` when it can (as far as can be told without playing it).
     /// Theme sounds are looked for in the XDG data directories of `environment` (by default the
     /// process's, read only then: building it costs more than the rest of a Schedule call).
