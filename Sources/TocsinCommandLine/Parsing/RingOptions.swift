@@ -165,7 +165,9 @@ struct RingOptions {
     private static func sound(_ text: String?, command: String) throws(CommandError) -> AlarmSound {
         guard var text else { return .standard }
         if text.contains("/") || FileManager.default.fileExists(atPath: text) {
-            text = URL(fileURLWithPath: text).standardizedFileURL.path
+            // Made absolute in words only: asking the file whether it is a directory would
+            // wait as long as a hung network mount does.
+            text = URL(fileURLWithPath: text, isDirectory: false).standardizedFileURL.path
         }
         do {
             return try AlarmSound(parsing: text)
