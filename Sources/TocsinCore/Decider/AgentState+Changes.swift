@@ -4,8 +4,9 @@ import FoundationEssentials
 // when it cannot be saved.
 extension AgentState {
     /// Makes `change` in the book and asks for it to be saved (`.commit`); a change the book
-    /// refuses is answered at once and leaves nothing changed.
-    mutating func make(_ change: AlarmChange, by origin: ChangeOrigin, now: Date) -> [AgentEffect] {
+    /// refuses is answered at once and leaves nothing changed. Written to the plan's last stage,
+    /// after everything time did in this decision.
+    mutating func make(_ change: AlarmChange, by origin: ChangeOrigin, now: Date, into plan: inout EffectPlan) {
         // Made in place and undone if it cannot be saved: a copy of the book to throw away
         // would copy every alarm on each call.
         book.beginTransaction()
@@ -23,43 +24,50 @@ extension AgentState {
             }
         } catch {
             book.rollBackTransaction()
-            return [.answer(.refused(error))]
+            plan.add(.answer(.refused(error)), to: .change)
+            return
         }
         guard !events.isEmpty else {
             book.endTransaction()
-            return [.answer(.made)]
+            plan.add(.answer(.made), to: .change)
+            return
         }
         pendingChange = PendingChange(events: events, origin: origin)
-        return [.commit(events.map(\.journalChange))]
+        plan.add(.commit(events.map(\.journalChange)), to: .change)
     }
 
     /// The change waiting for its save was saved: the asker is told at once — a client
     /// scheduling many alarms in a row need not wait for each one's effects — and then it
     /// takes effect.
-    mutating func changeSaved(now: Date) -> [AgentEffect] {
+    mutating func changeSaved(now: Date, into plan: inout EffectPlan) {
         guard let pending = pendingChange else {
-            return [.log(.warning, "A save was reported, but no change was waiting for one.")]
+            plan.add(.log(.warning, "A save was reported, but no change was waiting for one."), to: .answer)
+            return
         }
         pendingChange = nil
         book.endTransaction()
         let caller: String? = if case .client(let app) = pending.origin { app } else { nil }
-        return [.answer(.made)] + react(to: pending.events, now: now, causedBy: caller) + arm(now: now) + tray(at: now)
+        plan.add(.answer(.made), to: .answer)
+        react(to: pending.events, now: now, causedBy: caller, into: &plan)
+        plan.armTimers()
+        plan.add(tray(at: now), to: .tray)
     }
 
     /// The change waiting for its save could not be saved: it is undone, and the asker told.
-    mutating func changeNotSaved(reason: String) -> [AgentEffect] {
+    mutating func changeNotSaved(reason: String, into plan: inout EffectPlan) {
         guard pendingChange != nil else {
-            return [.log(.warning, "A failed save was reported, but no change was waiting for one.")]
+            plan.add(.log(.warning, "A failed save was reported, but no change was waiting for one."), to: .answer)
+            return
         }
         pendingChange = nil
         book.rollBackTransaction()
-        return [.answer(.notSaved(reason: reason))]
+        plan.add(.answer(.notSaved(reason: reason)), to: .answer)
     }
 
     /// Undoes a change whose save was never reported (an agent that went on without answering
     /// the commit): it is not made, and the asker is told it was not saved.
-    mutating func abandonPendingChange() -> [AgentEffect] {
-        [.log(.warning, "A change was left without a report of its save; it was undone.")]
-            + changeNotSaved(reason: "The agent did not report whether the change was saved.")
+    mutating func abandonPendingChange(into plan: inout EffectPlan) {
+        plan.add(.log(.warning, "A change was left without a report of its save; it was undone."), to: .answer)
+        changeNotSaved(reason: "The agent did not report whether the change was saved.", into: &plan)
     }
 }

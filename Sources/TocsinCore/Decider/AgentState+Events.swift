@@ -1,67 +1,65 @@
 import FoundationEssentials
 
 // What each thing that happened to an alarm means for the user: sound, signal, notification,
-// notices, app intents and hooks, in `AlarmDecider`'s order.
+// notices, app intents and hooks, each written to its stage of `AlarmDecider`'s order.
 extension AgentState {
     /// The effects of `events`, which happened at `now` — through a call of the application or
     /// command line `caller` (its `Alarm.owner` id), or, with `nil`, a button or time.
-    mutating func react(to events: [AlarmEvent], now: Date, causedBy caller: String? = nil) -> [AgentEffect] {
-        var effects: [AgentEffect] = []
-        for event in events { effects += react(to: event, now: now, causedBy: caller) }
-        return effects
+    mutating func react(to events: [AlarmEvent], now: Date, causedBy caller: String? = nil, into plan: inout EffectPlan) {
+        for event in events { react(to: event, now: now, causedBy: caller, into: &plan) }
     }
 
     /// A press of a button that carries an app intent has the application perform it, unless
     /// the application made the change itself: an app's own `stop(id:)` is not a press of Stop,
     /// and an intent that stops its alarm (as AlarmKit's do) must not be performed again by it.
-    private mutating func react(to event: AlarmEvent, now: Date, causedBy caller: String?) -> [AgentEffect] {
+    private mutating func react(to event: AlarmEvent, now: Date, causedBy caller: String?, into plan: inout EffectPlan) {
         let alarm = event.alarm
-        var effects: [AgentEffect] = [.log(.info, "“\(alarm.title)” (\(alarm.id.uuidString.lowercased())): \(event.kind.rawValue).")]
+        plan.add(.log(.info, "“\(alarm.title)” (\(alarm.id.uuidString.lowercased())): \(event.kind.rawValue)."), to: .sound)
         switch event.kind {
         case .fired:
-            effects.append(.ring(alarm.id, AlarmRing(of: alarm, now: now)))
+            startSound(of: alarm, AlarmRing(of: alarm, now: now), into: &plan)
             if let due = phones.settings.phoneRingDate(for: alarm.phone, ringingSince: now) { phones.due[alarm.id] = due }
         case .snoozed, .stopped, .cancelled, .secondary, .unacknowledged, .missed:
-            effects.append(.silence(alarm.id))
+            stopSound(of: alarm.id, into: &plan)
             if phones.due.removeValue(forKey: alarm.id) != nil {
-                effects.append(.log(.info, "“\(alarm.title)” was answered before the phones were rung; they are not."))
+                plan.add(.log(.info, "“\(alarm.title)” was answered before the phones were rung; they are not."), to: .followUps)
             }
         case .scheduled, .preAlert, .rescheduled, .paused, .resumed:
             break
         }
-        effects.append(.signal(event))
+        plan.add(.signal(event), to: .signal)
         // A change of state shows the countdown again, even one the user had closed.
         screen.dismissedCountdowns.remove(alarm.id)
         if event.removesAlarm {
             screen.shownSeconds[alarm.id] = nil
-            effects.append(.withdraw(alarm.id))
-            effects.append(.discardSoundCopy(alarm.sound))
+            plan.add(.withdraw(alarm.id), to: .notification)
+            // A follow-up, after the silence: nothing plays the file any more.
+            plan.add(.discardSoundCopy(alarm.sound), to: .followUps)
         } else {
-            effects += present(alarm, now: now)
+            plan.add(present(alarm, now: now), to: .notification)
         }
         switch event.kind {
         case .fired:
-            effects.append(.checkAlertVisibility(alarm))
+            plan.add(.checkAlertVisibility(alarm), to: .followUps)
         case .unacknowledged:
-            effects.append(.announce(contentWriter.unacknowledgedNotice(for: alarm)))
+            plan.add(.announce(contentWriter.unacknowledgedNotice(for: alarm)), to: .followUps)
         case .missed:
             let due = event.dueDate ?? now
-            effects.append(.log(.warning, "“\(alarm.title)” was missed: it was due at \(contentWriter.timeOfDay(due)) and the agent could not ring it within its late limit."))
-            effects.append(.announce(contentWriter.missedNotice(for: alarm, dueAt: due)))
+            plan.add(.log(.warning, "“\(alarm.title)” was missed: it was due at \(contentWriter.timeOfDay(due)) and the agent could not ring it within its late limit."), to: .followUps)
+            plan.add(.announce(contentWriter.missedNotice(for: alarm, dueAt: due)), to: .followUps)
         default:
             break
         }
         if let button = AppIntentButtons.button(pressedBy: event.kind), let mode = alarm.appIntents?.modes[button], caller != alarm.owner {
-            effects.append(.performAppIntent(alarm: alarm, button: button, mode: mode))
+            plan.add(.performAppIntent(alarm: alarm, button: button, mode: mode), to: .followUps)
         }
         if let hookEvent = event.kind.hookEvent, let command = alarm.hooks[hookEvent] {
             if alarm.mayRunHooks {
-                effects.append(.runHook(command: command, event: hookEvent, alarm: alarm, fireTime: event.dueDate ?? alarm.fireDate))
+                plan.add(.runHook(command: command, event: hookEvent, alarm: alarm, fireTime: event.dueDate ?? alarm.fireDate), to: .followUps)
             } else {
                 let origin = alarm.appConfinement.map { "runs in a \($0.phrase)" } ?? "scheduled it before Tocsin recorded whether it runs in a sandbox"
-                effects.append(.log(.warning, "Not running the \(hookEvent.rawValue) hook of “\(alarm.title)”: \(alarm.owner) \(origin), and Tocsin runs no command that could leave one."))
+                plan.add(.log(.warning, "Not running the \(hookEvent.rawValue) hook of “\(alarm.title)”: \(alarm.owner) \(origin), and Tocsin runs no command that could leave one."), to: .followUps)
             }
         }
-        return effects
     }
 }

@@ -10,9 +10,8 @@ extension AgentState {
     public static let displayWakeInterval: TimeInterval = 10
 
     /// What the lock screen should show now, when that is not what it was given: `.showLockScreen`,
-    /// or nothing. Left as it is while a change waits for its save, as the media player is.
+    /// or nothing.
     mutating func followLockScreen() -> [AgentEffect] {
-        guard pendingChange == nil else { return [] }
         let content = LockScreenContent(alarms: book.onScreen, settings: screen.lockScreenSettings, timeOfDay: contentWriter.timeOfDay)
         guard content != screen.lockScreen else { return [] }
         screen.lockScreen = content
@@ -23,7 +22,6 @@ extension AgentState {
     /// lit from the first ring to the last; the wake-ups that keep a locked screen lit are timed
     /// by `nextDisplayWake`. Follows the sounds playing, as the media player does.
     mutating func followDisplay(now: Date) -> [AgentEffect] {
-        guard pendingChange == nil else { return [] }
         let ringing = Set(output.soundsPlaying.map(\.id))
         let started = !ringing.subtracting(screen.displayWokenFor).isEmpty
         let wasHeld = !screen.displayWokenFor.isEmpty
@@ -52,14 +50,16 @@ extension AgentState {
     }
 
     /// The user's settings for what a locked screen shows: titles in the lock screen's content
-    /// and the media player, and the notifications' permission to show theirs there (shown again).
-    mutating func adopt(lockScreen settings: LockScreenSettings, now: Date) -> [AgentEffect] {
-        guard settings != screen.lockScreenSettings else { return [] }
+    /// and the media player (which follow at the end of the decision), and the notifications'
+    /// permission to show theirs there (shown again).
+    mutating func adopt(lockScreen settings: LockScreenSettings, now: Date, into plan: inout EffectPlan) {
+        guard settings != screen.lockScreenSettings else { return }
         screen.lockScreenSettings = settings
         contentWriter.showsTitlesWhenLocked = settings.showsTitles
         let said: AgentEffect = settings.showsTitles
             ? .log(.info, "A locked screen shows alarms' titles.")
             : .log(.info, "A locked screen shows “Alarm” or “Timer” instead of alarms' titles.")
-        return [said] + followPlayer(now: now) + showAgain(now: now) { _ in true }
+        plan.add(said, to: .sound)
+        plan.add(showAgain(now: now) { _ in true }, to: .notification)
     }
 }

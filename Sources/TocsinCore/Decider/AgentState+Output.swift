@@ -16,8 +16,8 @@ extension AgentState {
         public internal(set) var record: OutputRecord?
         /// Whether, and how far, ringing alarms without a choice of their own raise the output.
         public internal(set) var settings = OutputRaiseSettings.standard
-        /// The alarms whose sound plays now, as the ring and silence effects left them, in the
-        /// order they started.
+        /// The alarms whose sound plays now, in the order they started: kept by the ring and
+        /// silence effects as they are written (`startSound`, `stopSound`).
         var soundsPlaying: [PlayingSound] = []
         /// The agent's own streams seen during this ring, and how each was last seen.
         var streamsSeen: [UInt32: StreamWatch] = [:]
@@ -45,52 +45,30 @@ extension AgentState {
         var choice: OutputRaiseChoice?
     }
 
-    /// `effects`, with what they mean for the output added after their last ring or silence:
-    /// raised when a sound starts, put back when the last one stops; and right after it the media
-    /// player (`followPlayer`) and the display (`followDisplay`), which follow the sounds playing too.
-    mutating func guardingOutput(_ effects: [AgentEffect], now: Date) -> [AgentEffect] {
-        var lastSound: Int?
-        for (index, effect) in effects.enumerated() {
-            switch effect {
-            case .ring(let id, let ring):
-                // A sound started again while it plays keeps its place; those a restart starts
-                // again, in the book's order, are put in the order their alarms started ringing.
-                if !output.soundsPlaying.contains(where: { $0.id == id }) {
-                    let sound = PlayingSound(id: id, since: ring.since, choice: book[id]?.outputRaise)
-                    let place = output.soundsPlaying.lastIndex { $0.since <= sound.since }.map { $0 + 1 } ?? 0
-                    output.soundsPlaying.insert(sound, at: place)
-                }
-                lastSound = index
-            case .silence(let id):
-                output.soundsPlaying.removeAll { $0.id == id }
-                lastSound = index
-            default:
-                break
-            }
-        }
-        // Without a sound's start or end in this decision, the player changes only to catch up
-        // with one that came while a change waited for its save: first, as it would have come.
-        guard let lastSound else { return followPlayer(now: now) + followDisplay(now: now) + effects }
-        var guarded = effects
-        guarded.insert(contentsOf: reconsiderOutput(now: now) + followPlayer(now: now) + followDisplay(now: now), at: lastSound + 1)
-        // After the alert's own showing, which was written before the sound started.
-        return guarded + warnOfASilentOutput(now: now)
+    /// What the output needs after the sounds playing, the sound server's report or the settings
+    /// changed: raised while a sound that raises it plays, put back once none does; and the
+    /// ringing alerts' warning of an output that no ringing alarm raises (in the notification
+    /// stage, after the alerts' own showing).
+    mutating func followOutput(now: Date, into plan: inout EffectPlan) {
+        plan.add(reconsiderOutput(now: now), to: .output)
+        plan.add(warnOfASilentOutput(now: now), to: .notification)
     }
 
     /// The sound server's news.
-    mutating func adopt(soundOutput report: SoundOutputReport?, now: Date) -> [AgentEffect] {
+    mutating func adopt(soundOutput report: SoundOutputReport?, now: Date, into plan: inout EffectPlan) {
         output.report = report
-        return reconsiderOutput(now: now) + warnOfASilentOutput(now: now)
+        followOutput(now: now, into: &plan)
     }
 
     /// The settings for raising the output.
-    mutating func adopt(outputRaise settings: OutputRaiseSettings, now: Date) -> [AgentEffect] {
-        guard settings != output.settings else { return [] }
+    mutating func adopt(outputRaise settings: OutputRaiseSettings, now: Date, into plan: inout EffectPlan) {
+        guard settings != output.settings else { return }
         output.settings = settings
         let said: AgentEffect = settings.raises
             ? .log(.info, "Ringing alarms raise a muted or quieter output to \(settings.levelPercent) % unless they say otherwise.")
             : .log(.info, "Ringing alarms leave the output as it is, even muted, unless they say otherwise (--ring-level).")
-        return [said] + reconsiderOutput(now: now) + warnOfASilentOutput(now: now)
+        plan.add(said, to: .sound)
+        followOutput(now: now, into: &plan)
     }
 
     /// Ringing alerts say it when the alarm plays on a muted or nearly silent output that no

@@ -5,8 +5,8 @@ extension AgentState {
     /// Follows the user's new phone settings: alarms that fire from now on follow them; phones
     /// not yet rung for the alarms ringing now are not rung once the setting is off, unless the
     /// alarm asked for them itself (`--phone`).
-    mutating func adopt(phoneRings settings: PhoneRingSettings, now: Date) -> [AgentEffect] {
-        guard settings != phones.settings else { return [] }
+    mutating func adopt(phoneRings settings: PhoneRingSettings, into plan: inout EffectPlan) {
+        guard settings != phones.settings else { return }
         phones.settings = settings
         if !settings.isEnabled {
             phones.due = phones.due.filter { id, _ in if case .ring? = book[id]?.phone { true } else { false } }
@@ -14,7 +14,8 @@ extension AgentState {
         let line = settings.isEnabled
             ? "Alarms ring the paired phones after \(DurationFormat.spoken(settings.delay)) unanswered."
             : "Alarms ring no phone."
-        return [.log(.info, line)] + arm(now: now)
+        plan.add(.log(.info, line), to: .sound)
+        plan.armTimers()
     }
 
     /// What the phones having been rung for `alarm` means: its `phone` hook, if it has one.

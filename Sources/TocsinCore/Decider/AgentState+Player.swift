@@ -11,12 +11,7 @@ import FoundationEssentials
 extension AgentState {
     /// What the player should show now that the sounds playing and the book are what they are,
     /// when that is not what it shows: `.showPlayer`, or nothing.
-    ///
-    /// Left as it is while a change waits for its save: the book holds the change already (a
-    /// stopped alarm is gone from it) but nothing of it has happened yet, and a change that cannot
-    /// be saved is undone. The decision that reports the save catches up.
     mutating func followPlayer(now: Date) -> [AgentEffect] {
-        guard pendingChange == nil else { return [] }
         var content = RingingPlayerContent(alarms: output.soundsPlaying.compactMap { book[$0.id] }, settings: screen.lockScreenSettings)
         if content == nil, screen.lockScreenKeepsPlayer {
             content = RingingPlayerContent(waitingFor: book, now: now, settings: screen.lockScreenSettings,
@@ -27,13 +22,14 @@ extension AgentState {
         return [.showPlayer(content)]
     }
 
-    /// Whether a lock screen that must keep seeing the player is up.
-    mutating func adopt(lockScreenKeepingPlayer isUp: Bool, now: Date) -> [AgentEffect] {
-        guard isUp != screen.lockScreenKeepsPlayer else { return [] }
+    /// Whether a lock screen that must keep seeing the player is up (the player itself follows at
+    /// the end of the decision, as after any other).
+    mutating func adopt(lockScreenKeepingPlayer isUp: Bool, into plan: inout EffectPlan) {
+        guard isUp != screen.lockScreenKeepsPlayer else { return }
         screen.lockScreenKeepsPlayer = isUp
         let said: AgentEffect = isUp
             ? .log(.info, "Plasma's lock screen is up (or coming up): Tocsin's media player stays there between rings, with the next alarm.")
             : .log(.info, "Plasma's lock screen is gone: Tocsin's media player shows only while an alarm rings.")
-        return [said] + followPlayer(now: now)
+        plan.add(said, to: .sound)
     }
 }

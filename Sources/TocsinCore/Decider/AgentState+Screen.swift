@@ -22,24 +22,25 @@ extension AgentState {
     /// time changed while the agent was away, excepted: their events show them), and what was
     /// ringing rings again. Alarms waiting for their time show nothing, and nothing is on screen
     /// yet to take away.
-    mutating func resume(except changed: Set<UUID>, now: Date) -> [AgentEffect] {
-        var effects: [AgentEffect] = []
+    mutating func resume(except changed: Set<UUID>, now: Date, into plan: inout EffectPlan) {
         for alarm in book.onScreenOldestFirst where !changed.contains(alarm.id) {
-            effects += present(alarm, now: now)
+            plan.add(present(alarm, now: now), to: .notification)
             if case .alerting(let since) = alarm.state {
-                effects.append(.ring(alarm.id, AlarmRing(of: alarm, now: now)))
+                startSound(of: alarm, AlarmRing(of: alarm, now: now), into: &plan)
                 // Rung again after a restart: the phones are rung if their time is still to come
                 // (after it, they were rung before the restart, or should not be rung twice).
                 if let due = phones.settings.phoneRingDate(for: alarm.phone, ringingSince: since), due > now { phones.due[alarm.id] = due }
             }
         }
-        return effects
     }
 
     /// The per-second update of the countdowns on screen at `now`: those whose displayed
-    /// seconds changed, once `now` has reached the tick.
+    /// seconds changed, once `now` has reached the tick. The tick is taken: the next one is set
+    /// with the timers at the end of the decision (`arm`), so time passing twice in one decision
+    /// (a zone change) updates the countdowns once.
     mutating func tick(now: Date) -> [AgentEffect] {
         guard let tick = screen.nextCountdownTick, now >= tick else { return [] }
+        screen.nextCountdownTick = nil
         // Shown as at the whole second, not at the moment the agent woke a few milliseconds
         // after it: every panel computes the same second, so all show the same time left.
         let second = CountdownClock.wholeSecond(atOrBefore: now)
@@ -54,14 +55,13 @@ extension AgentState {
     }
 
     /// The user closed the notification of alarm `id` at `now`.
-    mutating func notificationClosed(_ id: UUID, now: Date) -> [AgentEffect] {
-        guard let alarm = book[id] else { return [] }
-        var effects: [AgentEffect] = []
+    mutating func notificationClosed(_ id: UUID, now: Date, into plan: inout EffectPlan) {
+        guard let alarm = book[id] else { return }
         switch alarm.state {
         case .alerting:
             // Closing the banner does not answer the alarm: shown again, so Stop stays at hand.
-            effects.append(.log(.info, "The notification of ringing “\(alarm.title)” was closed; showing it again."))
-            effects += present(alarm, now: now)
+            plan.add(.log(.info, "The notification of ringing “\(alarm.title)” was closed; showing it again."), to: .notification)
+            plan.add(present(alarm, now: now), to: .notification)
         case .countdown:
             screen.dismissedCountdowns.insert(alarm.id)
             screen.shownSeconds[alarm.id] = nil
@@ -69,7 +69,7 @@ extension AgentState {
             break
         }
         // A closed countdown needs no more per-second updates.
-        return effects + arm(now: now)
+        plan.armTimers()
     }
 
     /// The notification of alarm `id` went away though the user did not close it: what the

@@ -50,7 +50,7 @@ struct AlarmDeciderPlayerTests {
         #expect(stopped.contains(.silence(run.id(1))) && run.book[run.id(1)] == nil && Self.players(stopped) == [nil])
     }
 
-    @Test("A change waiting for its save leaves the player as it is; a ring in the same decision shows once the save is reported")
+    @Test("A change waiting for its save leaves the player as it is; a ring that time brings as the change is asked shows at once, right after its sound, before the commit")
     func pendingChange() throws {
         var run = try Self.twoTimers()
         _ = run.feed(.timePassed, at: 60)
@@ -61,13 +61,18 @@ struct AlarmDeciderPlayerTests {
         _ = run.perform(.stop, on: run.id(1), at: 62)
         #expect(run.state.screen.player == nil)
 
-        // Eggs comes due as a pause of nothing in particular is asked: it rings at once, and
-        // its player comes with the report of the save.
+        // Eggs comes due as a pause of nothing in particular is asked: time's part of the
+        // decision is followed before the change is made, so its player comes right after its
+        // sound, as for any ring, and the report of the save has nothing to catch up.
         var second = try DeciderRun(AlarmRequest(title: "Eggs", duration: 90), AlarmRequest(title: "Soup", duration: 600))
         let asked = second.feed(.asked(.perform(.pause, on: second.id(2)), by: .press), at: 90)
-        #expect(asked.contains { if case .ring = $0 { true } else { false } } && Self.players(asked).isEmpty)
+        let ring = try #require(asked.firstIndex { if case .ring = $0 { true } else { false } })
+        let eggs = try #require(second.state.screen.player)
+        #expect(Self.players(asked) == [eggs] && eggs.title == "Eggs" && asked[ring + 1] == .showPlayer(eggs), "\(asked)")
+        #expect(asked.last.map(DeciderRun.isCommit) == true, "the commit after time's effects: \(asked)")
         let saved = second.feed(.changeSaved, at: 90)
-        #expect(Self.players(saved).map { $0?.title } == ["Eggs"] && saved.first == .showPlayer(second.state.screen.player))
+        #expect(Self.players(saved).isEmpty && saved.first == .answer(.made), "\(saved)")
+        #expect(second.state.screen.player == eggs)
     }
 
     @Test("After a restart, an alarm that was ringing rings again, and its player with it")
