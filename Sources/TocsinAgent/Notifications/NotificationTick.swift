@@ -65,10 +65,14 @@ enum NotificationTick {
                      answered: @escaping (Result<UInt32, BusCallFailure>) -> Void) {
         BusCall.start(connection, destination: destination, path: path, interface: interface, method: "Notify",
                       arguments: arguments, replyType: "(u)", flags: G_DBUS_CALL_FLAGS_NONE, timeoutMilliseconds: timeoutMilliseconds) { result in
-            answered(result.map { reply in
-                let id = Variant.child(reply, 0)
-                defer { g_variant_unref(id) }
-                return g_variant_get_uint32(id)
+            answered(result.flatMap { reply in
+                let child = Variant.child(reply, 0)
+                defer { g_variant_unref(child) }
+                let id = g_variant_get_uint32(child)
+                // libnotify keeps a notification's id as a non-negative int: a larger one is not
+                // an id it could hold, so the next content goes through libnotify in full.
+                guard id <= UInt32(Int32.max) else { return .failure(.wrongValue(message: "the notification id \(id), beyond what libnotify holds")) }
+                return .success(id)
             })
         }
     }

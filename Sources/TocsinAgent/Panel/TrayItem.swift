@@ -243,9 +243,11 @@ final class TrayItem {
             let layout = self.layout(of: parent, depth: depth)
             g_dbus_method_invocation_return_value(invocation, Variant.tuple([g_variant_new_uint32(ids.revision), layout]))
         case (Self.menuPath, "GetGroupProperties"):
-            let requested = Variant.int32s(in: parameters, at: 0)
-            let entries: [OpaquePointer?] = requested.compactMap { id in
-                guard let item = item(withID: id) else { return nil }
+            // Each entry once, however often it is asked for.
+            let known = entriesByID()
+            var answered: Set<Int32> = []
+            let entries: [OpaquePointer?] = Variant.int32s(in: parameters, at: 0).compactMap { id in
+                guard let item = known[id], answered.insert(id).inserted else { return nil }
                 return Variant.tuple([g_variant_new_int32(id), properties(of: item)])
             }
             let array = entries.withUnsafeBufferPointer { g_variant_new_array(Variant.type("(ia{sv})"), $0.baseAddress, gsize($0.count))! }
@@ -265,15 +267,17 @@ final class TrayItem {
         case (Self.menuPath, "EventGroup"):
             let events = Variant.child(parameters, 0)
             defer { g_variant_unref(events) }
+            let known = entriesByID()
             var unknown: [Int32] = []
             var clicked: [Int32] = []
+            var clickedOnce: Set<Int32> = []
             for index in 0..<g_variant_n_children(events) {
                 let event = g_variant_get_child_value(events, index)!
                 defer { g_variant_unref(event) }
                 let id = Variant.int32(in: event, at: 0)
-                if item(withID: id) == nil {
+                if known[id] == nil {
                     unknown.append(id)
-                } else if Variant.string(in: event, at: 1) == "clicked", !clicked.contains(id) {
+                } else if Variant.string(in: event, at: 1) == "clicked", clickedOnce.insert(id).inserted {
                     // One click per entry however many the group holds: a caller sending 10,000
                     // clicks on Stop stops once.
                     clicked.append(id)
@@ -347,15 +351,33 @@ final class TrayItem {
         return find(content?.menu ?? [])
     }
 
+    /// Every entry of the menu by its id, the root's (0) among them: what a call asking about
+    /// many entries at once looks each up in, so that one naming 10,000 of them costs 10,000
+    /// lookups, not 10,000 walks of the menu.
+    private func entriesByID() -> [Int32: TrayContent.MenuItem] {
+        var entries: [Int32: TrayContent.MenuItem] = [0: TrayContent.MenuItem(key: "root", label: "", children: content?.menu ?? [])]
+        func add(_ items: [TrayContent.MenuItem]) {
+            for item in items {
+                if let id = ids.id(ofExisting: item.key) { entries[id] = item }
+                add(item.children)
+            }
+        }
+        add(content?.menu ?? [])
+        return entries
+    }
+
     /// `(ia{sv}av)`: the entry `parent` and its children to `depth` levels (-1: all).
     private func layout(of parent: Int32, depth: Int32) -> OpaquePointer {
         let root = item(withID: parent) ?? TrayContent.MenuItem(key: "root", label: "")
         return layout(root, id: parent, depth: depth)
     }
 
+    /// The layout of `item` and its children `depth` levels down; a negative depth is every
+    /// level (the dbusmenu specification says -1; any other negative number a caller sends, down
+    /// to Int32.min, means the same and is never counted down).
     private func layout(_ item: TrayContent.MenuItem, id: Int32, depth: Int32) -> OpaquePointer {
         let children: [OpaquePointer?] = depth == 0 ? [] : item.children.map { child in
-            g_variant_new_variant(layout(child, id: ids.id(ofExisting: child.key) ?? -1, depth: depth - 1))
+            g_variant_new_variant(layout(child, id: ids.id(ofExisting: child.key) ?? -1, depth: depth < 0 ? -1 : depth - 1))
         }
         let array = children.withUnsafeBufferPointer { g_variant_new_array(Variant.type("v"), $0.baseAddress, gsize($0.count))! }
         return Variant.tuple([g_variant_new_int32(id), properties(of: item), array])
