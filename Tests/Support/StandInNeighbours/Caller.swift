@@ -55,7 +55,7 @@ final class Caller {
     private func schedule() {
         MainLoop.after(seconds: timing.interval(mean: meanInterval)) { [weak self] in
             guard let self else { return }
-            if !Configuration.shared.quiet, neighbour.isConnected, neighbourhood.agentName != nil { callOnce() }
+            if !Configuration.shared.quiet, !Configuration.shared.spared.contains("caller"), neighbour.isConnected, neighbourhood.agentName != nil { callOnce() }
             schedule()
         }
     }

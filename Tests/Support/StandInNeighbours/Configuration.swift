@@ -1,7 +1,7 @@
 import Foundation
 
 /// The command line: `stand-in-neighbours --seed N --log FILE [--exchanges N] [--signals-per-second R]
-/// [--notifications]`.
+/// [--notifications] [--spare LABEL,…]`.
 final class Configuration: @unchecked Sendable {
     /// The one configuration, read once at start (main thread only afterwards).
     nonisolated(unsafe) static var shared = Configuration()
@@ -15,6 +15,9 @@ final class Configuration: @unchecked Sendable {
     /// Whether a stand-in takes the notification server's name (queued behind a real server
     /// until it goes).
     var notifications = false
+    /// Neighbours (labels: player1, kdeconnect, caller…) that behave: they answer correctly
+    /// and send no signal (the caller calls nothing), so that a run gets past a bug already known.
+    var spared: Set<String> = []
     /// Quiet: every answer correct, no signal, no call (after `exchanges`).
     var quiet = false
 
@@ -28,7 +31,7 @@ final class Configuration: @unchecked Sendable {
             case "--exchanges": configuration.exchanges = rest.popFirst().flatMap { Int($0) } ?? configuration.exchanges
             case "--signals-per-second": configuration.signalsPerSecond = rest.popFirst().flatMap { Double($0) } ?? configuration.signalsPerSecond
             case "--notifications": configuration.notifications = true
-            case "--correct-only": configuration.quiet = true
+            case "--spare": configuration.spared.formUnion((rest.popFirst() ?? "").split(separator: ",").map(String.init))
             default:
                 FileHandle.standardError.write(Data("stand-in-neighbours: unknown argument \(argument)\n".utf8))
                 exit(2)

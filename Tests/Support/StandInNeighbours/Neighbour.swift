@@ -185,7 +185,8 @@ final class Neighbour {
     private func received(_ call: IncomingCall, generation: Int) {
         guard generation == self.generation, let connection else { return }
         let correct = answer(call) ?? .unknownMethod
-        var kind = rolling(call.member) { Configuration.shared.quiet ? .correct : $0.weighted(AnswerKind.weights) }
+        var kind = rolling(call.member) { $0.weighted(AnswerKind.weights) }
+        if Configuration.shared.quiet || Configuration.shared.spared.contains(label) { kind = .correct }
         if kind == .disconnect {
             if Date() < calmUntil { kind = .correct } else { calmUntil = Date().addingTimeInterval(5) }
         }

@@ -497,7 +497,7 @@ final class SignalSource {
     }
 
     private func fire() {
-        guard !Configuration.shared.quiet, let neighbour, neighbour.isConnected, !whenOwning || !neighbour.ownedNames.isEmpty,
+        guard !Configuration.shared.quiet, let neighbour, !Configuration.shared.spared.contains(neighbour.label), neighbour.isConnected, !whenOwning || !neighbour.ownedNames.isEmpty,
               let (path, interface, member, body, destination) = make(&dice) else { return }
         let sunk = g_variant_ref_sink(body)!
         defer { g_variant_unref(sunk) }

@@ -21,7 +21,19 @@ final class StandIns {
         neighbourhood = Neighbourhood(log: log, seed: configuration.seed, sessionAddress: sessionAddress, systemAddress: systemAddress)
         neighbourhood.start()
         noise = neighbourhood.neighbour("noise")!
+        let labels = Set(neighbourhood.neighbours.map(\.label) + ["caller"])
+        if !configuration.spared.isSubset(of: labels) {
+            Self.fail("--spare names no neighbour: \(configuration.spared.subtracting(labels).sorted().joined(separator: ", ")) (there are \(labels.sorted().joined(separator: ", ")))")
+        }
+        // Some must misbehave, or the run shows nothing.
+        if labels.isSubset(of: configuration.spared) { Self.fail("--spare spares every neighbour: nothing would be fuzzed") }
+        if !configuration.spared.isEmpty { log.note("-", "stand-in-neighbours", "spared (they behave): \(configuration.spared.sorted().joined(separator: ", "))") }
         caller = Caller(neighbourhood: neighbourhood, neighbour: noise, log: log, seed: configuration.seed)
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("stand-in-neighbours: \(message)\n".utf8))
+        exit(2)
     }
 
     static func say(_ line: String) {
