@@ -403,7 +403,9 @@ final class NeighbourFuzz {
         _ = fixture.agent.waitForExit(timeout: .seconds(20))
         let full = fixture.agentLog
         let standIn = StandInLog(standInLog)
-        let left = standIn.departures.last { $0 > noticed.addingTimeInterval(-30) } ?? noticed
+        // When this agent left the bus, as the stand-ins saw it (not an earlier one's leaving).
+        let startedAt = agents.last?.from ?? .distantPast
+        let left = standIn.departures.last { $0 >= startedAt } ?? noticed
         let lines = full.split(separator: "\n").map(String.init)
         // The report's own message first ("Fatal error: …", "arithmetic overflow"), else the signal.
         let message = ["Fatal error", "Swift runtime failure", ":ERROR:", "Program crashed", "Signal"].lazy.compactMap { sign in
