@@ -112,6 +112,8 @@ let package = Package(
         .testTarget(name: "TocsinFilesTests", dependencies: ["TocsinFiles", "TocsinCore", "TocsinTestSupport", "HeadlessSession"]),
         .executableTarget(name: "fake-media-player", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeMediaPlayer"),
         .executableTarget(name: "fake-notification-server", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/FakeNotificationServer"),
+        // Every neighbour of the agent on its buses, answering at random and wrongly (NeighbourFuzzTests, fuzz/neighbours).
+        .executableTarget(name: "stand-in-neighbours", dependencies: ["GLibSupport", "CGLib"], path: "Tests/Support/StandInNeighbours"),
         .target(name: "BusTestSupport", dependencies: ["GLibSupport", "CGLib", "TocsinCore", "HeadlessSession"], path: "Tests/Support/BusTestSupport"),
         .testTarget(name: "GLibSupportTests", dependencies: ["GLibSupport", "CGLib", "TocsinCore", "HeadlessSession", "BusTestSupport"]),
         .testTarget(name: "TocsinAgentTests", dependencies: ["TocsinAgent", "TocsinEdge", "TocsinFiles", "GLibSupport", "CGLib", "BusTestSupport", "HeadlessSession"]),
