@@ -54,6 +54,8 @@ public final class Agent {
     /// What other programs answered wrongly, said once per program and kind.
     private lazy var neighbourFaults = NeighbourFaults { [log] line in log.warning(line) }
     private var plasmaLock: PlasmaLockWatcher?
+    /// Hands back the memory a neighbour's large message took, once it is freed.
+    private var largeMessages: LargeMessageWatch?
     /// The agent once it owns its name and has read its state.
     private var running: RunningAgent?
     /// How long the signals of the start-up wait for watchers to register, in seconds.
@@ -150,6 +152,10 @@ public final class Agent {
             running.appIntents.forget(sender)
         }
         running.memory.returnFreedMemorySoon()
+        // A neighbour's message of megabytes is freed once read, but glibc keeps the memory.
+        if let connection = service.connection {
+            largeMessages = LargeMessageWatch(on: connection) { running.memory.returnFreedMemorySoon() }
+        }
         // Both watchers log what they find and what they lack.
         timeZoneWatcher = TimeZoneWatcher(log: log, faults: neighbourFaults) { zone in running.run(.timeZoneChanged(zone)) }
         sleepWatcher = SleepWatcher(log: log, faults: neighbourFaults, onResume: { [unowned self] in
