@@ -11,8 +11,11 @@ import TocsinEdge
 ///
 /// Nothing here waits: the questions are asynchronous and their answers come back on the main
 /// loop. It never starts a sound server; with none, or when the server goes away, it reports
-/// `nil` and tries again every `retryDelay` seconds, and reports the server again once it
-/// answers. Lives on the main loop's thread.
+/// `nil` and waits for one without polling: `PulseServerWatch` says when a socket where libpulse
+/// looks appears, and only then does it connect again (an idle agent with no sound server wakes
+/// for nothing). A server the watch cannot see (`tcp:` in PULSE_SERVER), or one whose socket is
+/// there but that did not let the agent in, is tried again after `retryDelay(after:)`, each time longer.
+/// It reports the server again once it answers. Lives on the main loop's thread.
 final class SoundOutputLink {
     /// Called with what the server says of its outputs, each time it changes; `nil` while no
     /// server answers.
@@ -20,12 +23,21 @@ final class SoundOutputLink {
 
     private let log: AgentLog
     private let connection: LibPulseConnection
+    private let address: PulseServerAddress
+    private let watch: PulseServerWatch
     /// What was last reported, so that a change that touches nothing reported is not reported.
     private var lastReport: SoundOutputReport??
     /// A refresh is under way; `refreshAgain`: news came during it.
     private var refreshing = false
     private var refreshAgain = false
     private var retry: TimeoutHandle?
+    /// How many retries in a row have been scheduled since the server last answered.
+    private var retries = 0
+    /// Whether the one quick retry after a refusal has been made since the watch last saw a
+    /// socket appear: a server binds its socket a moment before it listens, and a socket may
+    /// appear between a refusal and the watch starting; a stale socket a crashed server left
+    /// costs that one retry, not one every half second.
+    private var quickRetryMade = false
     /// The server is known to be out of reach (logged once until it answers again).
     private var serverMissing = false
 
@@ -35,21 +47,33 @@ final class SoundOutputLink {
     /// The stream property libcanberra gives the process id of the stream's program in.
     private static let processIDProperty = "application.process.id"
 
-    /// How long to wait before trying the server again.
-    private static let retryDelay: Double = 2
+    /// How long to wait before trying the server again when no socket's appearance can tell:
+    /// 2 s, then twice as long each time, at most 5 minutes.
+    static func retryDelay(after retries: Int) -> Double {
+        min(300, 2 * Double(1 << min(retries, 8)))
+    }
+    /// How soon the quick retry comes.
+    private static let quickRetryDelay = 0.5
 
     /// Connects to the sound server at once; the first report follows when it answers. Wrong
     /// answers from the server go to `faults`.
-    init(log: AgentLog, faults: NeighbourFaults) {
+    init(log: AgentLog, faults: NeighbourFaults, environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.log = log
         connection = LibPulseConnection(applicationName: "Tocsin", faults: faults)
+        address = PulseServerAddress.current(environment: environment)
+        watch = PulseServerWatch(sockets: address.sockets)
         connection.onStateChange = { [unowned self] state in stateChanged(state) }
         connection.onOutputsChanged = { [unowned self] in refresh() }
+        watch.onAppeared = { [unowned self] in
+            quickRetryMade = false
+            connection.connect()
+        }
         connection.connect()
     }
 
     deinit {
         retry?.cancel()
+        watch.stop()
         connection.disconnect()
     }
 
@@ -97,6 +121,11 @@ final class SoundOutputLink {
         case .ready:
             if serverMissing { log.info("The sound server answers again.") }
             serverMissing = false
+            retries = 0
+            quickRetryMade = false
+            retry?.cancel()
+            retry = nil
+            watch.stop()
             connection.subscribeToOutputChanges()
             refresh()
         case .failed(let error):
@@ -106,7 +135,7 @@ final class SoundOutputLink {
         }
     }
 
-    /// The server is out of reach (`error`): said once, reported as `nil`, tried again later.
+    /// The server is out of reach (`error`): said once, reported as `nil`, and waited for.
     private func lost(_ error: PulseConnectError) {
         refreshing = false
         refreshAgain = false
@@ -115,8 +144,22 @@ final class SoundOutputLink {
         }
         serverMissing = true
         report(nil)
+        watch.start()
         retry?.cancel()
-        retry = MainLoop.after(seconds: Self.retryDelay) { [weak self] in self?.tryAgain() }
+        retry = nil
+        if error.noServerListens && watch.canWatch && !address.hasUnwatchable {
+            // Nobody listens: a server that starts makes its socket anew, which the watch sees.
+            // A socket that is there may be one that does not listen yet: once more, shortly.
+            if !quickRetryMade && watch.anySocketExists {
+                quickRetryMade = true
+                retry = MainLoop.after(seconds: Self.quickRetryDelay) { [weak self] in self?.tryAgain() }
+            }
+            return
+        }
+        // A server the watch cannot see, or one that is there and did not let the agent in.
+        let delay = Self.retryDelay(after: retries)
+        retries += 1
+        retry = MainLoop.after(seconds: delay) { [weak self] in self?.tryAgain() }
     }
 
     private func tryAgain() {
