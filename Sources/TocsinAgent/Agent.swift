@@ -142,7 +142,7 @@ public final class Agent {
                 hooks: HookRunner(log: log, timeLimit: configuration.hookTimeLimit),
                 appIntents: appIntents, signals: AudienceSignals(audience: audience), tray: configuration.showsTrayItem ? tray : nil,
                 phones: PairedPhones(log: log, connection: { [unowned self] in service.connection }), player: player,
-                lockScreen: lockScreen, display: display, outputs: SoundOutputLink(log: log),
+                lockScreen: lockScreen, display: display, outputs: SoundOutputLink(log: log, faults: neighbourFaults),
                 deadline: deadlineTimer, wake: wakeTimer, wakeAvailability: wakeTimer.availability,
                 server: NotificationServerMonitor(log: log, faults: neighbourFaults), callers: callers))
         self.running = running

@@ -28,6 +28,13 @@ public final class NeighbourFaults {
         sayOnce(neighbour, failure.kind, "\(neighbour) answered \(asked) with \(failure); Tocsin goes on without it and says this once.")
     }
 
+    /// `neighbour`, reached through a C library rather than the bus (the sound server through
+    /// libpulse, libcanberra itself), answered `asked` wrongly: `kind` names the kind of failure,
+    /// one line per neighbour and kind, and `failure` says what came.
+    public func record(kind: String, failure: String, from neighbour: String, asked: String) {
+        sayOnce(neighbour, kind, "\(neighbour) answered \(asked) with \(BusCallFailure.bounded(failure)); Tocsin goes on without it and says this once.")
+    }
+
     /// `neighbour` sent `signal` with a body of `type` where its protocol gives `expected`.
     public func recordWrongSignal(from neighbour: String, signal: String, type: String, expected: String) {
         sayOnce(neighbour, "signal \(signal)", "\(neighbour) sent \(signal) with a body of type \(type), not \(expected); Tocsin ignores such signals and says this once.")

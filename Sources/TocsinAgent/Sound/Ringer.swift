@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import GLibSupport
 import TocsinCore
+import TocsinEdge
 
 /// Decides what rings: the alarm sound, looped until every ringing alarm has been answered.
 ///
@@ -51,7 +52,7 @@ final class Ringer {
             onStarted: { playID, result in onMainLoop { $0.started(playID, result: result) } },
             onFinished: { playID, result in onMainLoop { $0.playbackEnded(playID, result: result) } })
         player.open { result in
-            guard result != 0 else { return }
+            guard !result.succeeded else { return }
             onMainLoop { ringer in
                 ringer.reportSoundFailure("Cannot reach a sound server (\(SoundPlayer.describe(result))); alarms will ring as soon as one appears.",
                                           problem: "no sound server reachable (\(SoundPlayer.describe(result)))")
@@ -106,9 +107,9 @@ final class Ringer {
         player.play(playID, properties: properties)
     }
 
-    private func started(_ playID: UInt32, result: Int32) {
+    private func started(_ playID: UInt32, result: CanberraResult) {
         guard let playback, playback.playID == playID else { return }
-        if result == 0 {
+        if result.succeeded {
             if soundProblem != nil {
                 soundProblem = nil
                 log.info("The sound server plays again.")
@@ -130,10 +131,10 @@ final class Ringer {
     }
 
     /// Runs on the main loop after libcanberra reported the end of playback `playID`.
-    private func playbackEnded(_ playID: UInt32, result: Int32) {
+    private func playbackEnded(_ playID: UInt32, result: CanberraResult) {
         guard let playback, playback.playID == playID else { return }  // cancelled or superseded
         self.playback = nil
-        if result == 0 || result == SoundPlayer.cancelled {
+        if result.succeeded || result == SoundPlayer.cancelled {
             playNext()  // loop the sound while the alarm rings
         } else {
             reportSoundFailure("The alarm sound stopped: \(SoundPlayer.describe(result)). Trying again every second while the alarm rings.",

@@ -1,7 +1,7 @@
-import CCanberra
 import Dispatch
+import TocsinEdge
 
-/// The libcanberra context, driven from a thread of its own.
+/// The libcanberra context (`CanberraContext`), driven from a thread of its own.
 ///
 /// Starting a sound can block for milliseconds (the first play of a sound decodes and uploads it
 /// to the sound server) or much longer when the sound server hangs; on its own serial queue that
@@ -9,28 +9,24 @@ import Dispatch
 ///
 /// `@unchecked Sendable`: `context` is touched only on `queue`.
 final class SoundPlayer: @unchecked Sendable {
-    /// How a playback ended or failed to start: its id and libcanberra's result code (0 = played to the end).
-    typealias Report = @Sendable (_ playID: UInt32, _ result: Int32) -> Void
+    /// How a playback ended or failed to start: its id and libcanberra's result (success = played to the end).
+    typealias Report = @Sendable (_ playID: UInt32, _ result: CanberraResult) -> Void
 
     private let queue = DispatchQueue(label: "io.github.tocsin.sound")
-    private var context: OpaquePointer?
+    private var context: CanberraContext?
     private let onStarted: Report
     private let onFinished: Report
 
-    /// A player; `onStarted` (0, or why it could not start) and `onFinished` are called on the
-    /// player's thread.
+    /// A player; `onStarted` (success, or why it could not start) and `onFinished` are called on
+    /// the player's thread (`onFinished` on libcanberra's, with its lock held: hand it on only).
     init(onStarted: @escaping Report, onFinished: @escaping Report) {
         self.onStarted = onStarted
         self.onFinished = onFinished
     }
 
-    deinit {
-        if let context { ca_context_destroy(context) }
-    }
-
     /// Connects to the sound server now, so the first alarm does not pay for it; `completion`
-    /// gets libcanberra's result (0 on success).
-    func open(completion: @escaping @Sendable (Int32) -> Void) {
+    /// gets libcanberra's result.
+    func open(completion: @escaping @Sendable (CanberraResult) -> Void) {
         queue.async { [self] in completion(ensureContext()) }
     }
 
@@ -38,20 +34,18 @@ final class SoundPlayer: @unchecked Sendable {
     func play(_ playID: UInt32, properties: [String: String]) {
         queue.async { [self] in
             var result = ensureContext()
-            if result == 0, let context {
-                let proplist = Self.proplist(properties)
-                result = ca_context_play_full(context, playID, proplist, Self.finished, Unmanaged.passUnretained(self).toOpaque())
-                ca_proplist_destroy(proplist)
+            if result.succeeded, let context {
+                result = context.play(playID, properties: properties)
             }
-            if result != 0 && Self.connectionIsBroken(result) { dropContext() }
+            if !result.succeeded && result.meansConnectionBroken { dropContext() }
             onStarted(playID, result)
         }
     }
 
-    /// Stops playback `playID` (its finish report then carries `CA_ERROR_CANCELED`).
+    /// Stops playback `playID` (its finish report then carries `CanberraResult.canceled`).
     func cancel(_ playID: UInt32) {
         queue.async { [self] in
-            if let context { ca_context_cancel(context, playID) }
+            context?.cancel(playID)
         }
     }
 
@@ -60,53 +54,29 @@ final class SoundPlayer: @unchecked Sendable {
         queue.async { [self] in dropContext() }
     }
 
-    /// A readable sentence for a libcanberra result code.
-    static func describe(_ result: Int32) -> String {
-        String(cString: ca_strerror(result))
+    /// A readable sentence for a libcanberra result.
+    static func describe(_ result: CanberraResult) -> String {
+        result.description
     }
 
     /// libcanberra's "not found" (a missing sound event or file).
-    static let notFound = Int32(CA_ERROR_NOTFOUND)
+    static let notFound = CanberraResult.notFound
     /// libcanberra's "cancelled".
-    static let cancelled = Int32(CA_ERROR_CANCELED)
+    static let cancelled = CanberraResult.canceled
 
-    private func ensureContext() -> Int32 {
-        if context != nil { return 0 }
-        var newContext: OpaquePointer?
-        var result = ca_context_create(&newContext)
-        guard result == 0, let newContext else { return result }
-        let properties = Self.proplist(["application.name": "Tocsin", "application.id": "io.github.tocsin.Agent"])
-        ca_context_change_props_full(newContext, properties)
-        ca_proplist_destroy(properties)
-        result = ca_context_open(newContext)
-        guard result == 0 else {
-            ca_context_destroy(newContext)
+    private func ensureContext() -> CanberraResult {
+        if context != nil { return .success }
+        switch CanberraContext.open(properties: ["application.name": "Tocsin", "application.id": "io.github.tocsin.Agent"],
+                                    onFinished: onFinished) {
+        case .success(let opened):
+            context = opened
+            return .success
+        case .failure(let result):
             return result
         }
-        context = newContext
-        return 0
     }
 
     private func dropContext() {
-        if let context { ca_context_destroy(context) }
         context = nil
-    }
-
-    private static func connectionIsBroken(_ result: Int32) -> Bool {
-        [CA_ERROR_DISCONNECTED, CA_ERROR_NOTAVAILABLE, CA_ERROR_STATE, CA_ERROR_NODRIVER].map(Int32.init).contains(result)
-    }
-
-    /// Called by libcanberra on its own thread when a playback ends.
-    private static let finished: ca_finish_callback_t = { _, playID, result, userData in
-        Unmanaged<SoundPlayer>.fromOpaque(userData!).takeUnretainedValue().onFinished(playID, result)
-    }
-
-    private static func proplist(_ properties: [String: String]) -> OpaquePointer {
-        var proplist: OpaquePointer?
-        ca_proplist_create(&proplist)
-        for (key, value) in properties {
-            ca_proplist_sets(proplist, key, value)
-        }
-        return proplist!
     }
 }

@@ -92,6 +92,22 @@ struct LocalTimeZoneResolver: Sendable {
         return files
     }
 
+    /// The mount points that can change what `resolve()` returns: any at or above one of its
+    /// files, as named and as their links and `realpath` lead (a bind mount over `/etc/localtime`,
+    /// over `/etc`, over a link's target), and any inside the zoneinfo directory. A mount anywhere
+    /// else on the machine (a container's, a sandbox's, a USB stick's) is none of them.
+    func mountPointsConcerningTheZone() -> Set<String> {
+        var paths = Set(sourceFiles + [zoneinfoDirectory])
+        for file in sourceFiles + [zoneinfoDirectory] {
+            paths.formUnion(symlinkChain(from: file))
+            if let real = realPath(of: file) { paths.insert(real) }
+        }
+        return MountTable(path: mountInfoPath).mountPoints.filter { point in
+            let prefix = point.hasSuffix("/") ? point : point + "/"
+            return paths.contains { $0 == point || $0.hasPrefix(prefix) } || point.hasPrefix(zoneinfoDirectory + "/")
+        }
+    }
+
     /// Reads the sources now and returns the first zone one of them gives, or UTC.
     func resolve() -> ResolvedLocalTimeZone {
         var passedOver: [String] = []

@@ -12,7 +12,10 @@ import TocsinEdge
 ///   replaces the `/etc/localtime` symlink by a rename, Debian's tzdata also rewrites
 ///   `/etc/timezone`, and a directory monitor sees both (a monitor on the old link would not);
 /// - the mount table (`/proc/self/mountinfo`), for which the kernel raises POLLPRI|POLLERR when a
-///   mount appears or goes: a file bind-mounted over `/etc/localtime` changes nothing inotify sees;
+///   mount appears or goes: a file bind-mounted over `/etc/localtime` changes nothing inotify sees.
+///   Any mount on the machine raises it (containers, sandboxes, removable disks); only one that
+///   concerns the zone's files (`LocalTimeZoneResolver.mountPointsConcerningTheZone`) asks for a
+///   check, so another costs one wake-up, not two and a reading of the zone;
 /// - systemd-timedated's `PropertiesChanged` for `Timezone` on the system bus, where there is one.
 ///
 /// Any of them makes it resolve the zone again after a short quiet period (one rename makes several
@@ -33,6 +36,8 @@ final class TimeZoneWatcher {
     private var directoryMonitors: [(monitor: UnsafeMutablePointer<GFileMonitor>, handler: gulong, names: Set<String>)] = []
     /// The open mount table and the source polling it for POLLPRI.
     private var mountTable: (descriptor: Int32, source: UnsafeMutablePointer<GSource>)?
+    /// The mount points concerning the zone's files when the table was last read.
+    private var zoneMounts: Set<String> = []
     /// The system bus connection and timedated subscription.
     private var systemBus: (connection: SystemBusConnection, subscription: BusSignalSubscription)?
     /// The quiet-period timer of a check asked for by events, if one is pending.
@@ -118,6 +123,14 @@ final class TimeZoneWatcher {
         pendingCheck = source
     }
 
+    /// A mount appeared or went somewhere; only one concerning the zone's files asks for a check.
+    private func mountTableChanged() {
+        let mounts = resolver.mountPointsConcerningTheZone()
+        guard mounts != zoneMounts else { return }
+        zoneMounts = mounts
+        scheduleCheck()
+    }
+
     /// A file in a watched directory changed; only the resolver's files matter.
     private func fileEvent(in monitor: UnsafeMutablePointer<GFileMonitor>, file: OpaquePointer?, otherFile: OpaquePointer?) {
         guard let names = directoryMonitors.first(where: { $0.monitor == monitor })?.names else { return }
@@ -165,8 +178,9 @@ final class TimeZoneWatcher {
         }
         // The kernel clears the event when poll() reports it, so nothing needs to be read.
         let source = g_unix_fd_source_new(descriptor, GIOCondition(G_IO_PRI.rawValue | G_IO_ERR.rawValue))!
+        zoneMounts = resolver.mountPointsConcerningTheZone()
         let mountsChanged: GUnixFDSourceFunc = { _, _, userData in
-            Unmanaged<TimeZoneWatcher>.fromOpaque(userData!).takeUnretainedValue().scheduleCheck()
+            Unmanaged<TimeZoneWatcher>.fromOpaque(userData!).takeUnretainedValue().mountTableChanged()
             return SourceResult.keep
         }
         g_source_set_callback(source, unsafeBitCast(mountsChanged, to: GSourceFunc.self), Unmanaged.passUnretained(self).toOpaque(), nil)

@@ -215,6 +215,29 @@ import TocsinFiles
         #expect(resolved.source.contains("mounted over \(zoneinfo)/Etc/UTC"))
     }
 
+    @Test func onlyMountsAtOrAboveTheZonesFilesOrInsideZoneinfoConcernTheZone() throws {
+        // The watcher reads the table again on every mount on the machine; only these ask for a check.
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let zoneinfo = scratch.root + "/zoneinfo"
+        try scratch.copyZone("Asia/Tokyo", to: zoneinfo + "/Asia/Tokyo")
+        try scratch.link(scratch.localtime, to: zoneinfo + "/Asia/Tokyo")
+        func escaped(_ path: String) -> String { path.replacingOccurrences(of: " ", with: "\\040") }
+        try scratch.write("""
+            22 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw
+            30 22 0:40 / /media/usb rw - vfat /dev/sdb1 rw
+            31 22 0:41 / /var/lib/docker/overlay2/abc/merged rw - overlay overlay rw
+            32 22 0:42 / \(escaped(scratch.root))/other rw - tmpfs tmpfs rw
+            33 22 254:0 / \(escaped(scratch.etc)) rw - ext4 /dev/vda rw
+            34 22 254:0 /x \(escaped(scratch.localtime)) rw - ext4 /dev/vda rw
+            35 22 254:0 /y \(escaped(zoneinfo))/Asia/Tokyo rw - ext4 /dev/vda rw
+            36 22 254:0 /z \(escaped(zoneinfo))/Europe/Berlin rw - ext4 /dev/vda rw
+
+            """, to: scratch.mountInfo)
+        #expect(scratch.resolver(zoneinfo: zoneinfo).mountPointsConcerningTheZone()
+                == ["/", scratch.etc, scratch.localtime, zoneinfo + "/Asia/Tokyo", zoneinfo + "/Europe/Berlin"])
+    }
+
     @Test func aZoneFileMatchingNoFileStillGivesItsFixedOffset() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }

@@ -3,6 +3,8 @@ import Foundation
 /// The command line of tocsin-bench (normally run through bench/run).
 struct BenchOptions {
     var quick = false
+    /// The idle windows' length, when not the plan's (to catch a rare wake-up, or to watch one).
+    var idleWindow: Duration?
     /// Where the JSON results go (default: <package>/bench/results).
     var outputDirectory: URL?
     /// The package root, where bench/Helpers lives (default: the current directory).
@@ -13,7 +15,7 @@ struct BenchOptions {
     var steps: Set<BenchStep>?
 
     static let usage = """
-        Usage: tocsin-bench [--quick] [--output DIR] [--package-dir DIR] [--bin-dir DIR] [--only STEP,…]
+        Usage: tocsin-bench [--quick] [--idle-window S] [--output DIR] [--package-dir DIR] [--bin-dir DIR] [--only STEP,…]
 
         Measures Tocsin (fire precision, idle cost, memory, latency, live-activity jitter) and the
         alternatives (`at`, a `sleep; notify-send; canberra-gtk-play` script, KAlarm) in one headless
@@ -21,6 +23,7 @@ struct BenchOptions {
         the release binaries and installs the packages it needs first.
 
           --quick            fewer samples and 10 s idle windows (under about 3 minutes)
+          --idle-window S    count idle wake-ups over S seconds (default: 60; 8 with --quick)
           --output DIR       write DIR/<timestamp>.json and DIR/latest.json (default bench/results)
           --package-dir DIR  the package root (default: the current directory)
           --bin-dir DIR      where tocsind and tocsin are (default: next to tocsin-bench)
@@ -38,6 +41,11 @@ struct BenchOptions {
         while let argument = remaining.popFirst() {
             switch argument {
             case "--quick": options.quick = true
+            case "--idle-window":
+                guard let text = remaining.popFirst(), let seconds = Int(text), seconds > 0 else {
+                    throw BenchError("--idle-window needs a whole number of seconds\n\n\(usage)")
+                }
+                options.idleWindow = .seconds(seconds)
             case "--output": options.outputDirectory = try value(for: argument)
             case "--package-dir": options.packageDirectory = try value(for: argument)
             case "--bin-dir": options.binaryDirectory = try value(for: argument)
@@ -65,6 +73,8 @@ enum BenchStep: String, CaseIterable, Sendable {
     case countdowns
     /// 100, 1,000 and 10,000 alarms.
     case many
+    /// Idle wake-ups by thread with 0 and 2,000 alarms, and with no sound server (sessions of their own).
+    case idle
     /// The tray item's wake-ups, in a session of its own with waybar's tray.
     case tray
     /// GetStatus and Stop while an alarm rings and two media players are frozen.

@@ -10,8 +10,9 @@ struct BenchPlan: Encodable, Sendable {
     let timersPerBatch: Int
     /// Sequential timers whose first audio is located in the recording.
     let audioSamples: Int
-    /// Length of each idle / countdown window over which wake-ups are counted (scaled to a minute).
-    let idleWindow: Duration
+    /// Length of each idle / countdown window over which wake-ups are counted (scaled to a minute);
+    /// `--idle-window` sets it.
+    var idleWindow: Duration
     /// Runs of `tocsin list` with few alarms, and with 10,000.
     let listRuns: Int
     let listRunsWithManyAlarms: Int

@@ -13,8 +13,19 @@ struct BenchResults: Encodable, Sendable {
     let loadAverageAtEnd: Double?
     let figures: [Figure]
     let comparison: PeerComparison
+    /// Idle wake-ups by thread in the three sessions of `IdleCost.threadsBySession`; `nil` when
+    /// the step did not run.
+    let idleThreads: IdleCost.ThreadTable?
     /// How each kind of figure was measured, printed under the table.
     let howMeasured: [String]
+
+    /// The idle table by thread of the run whose results are `<directory>/latest.json`, if it
+    /// has one: read before this run writes its own, to show beside it.
+    static func previousIdleThreads(in directory: URL) -> IdleCost.ThreadTable? {
+        struct Previous: Decodable { let idleThreads: IdleCost.ThreadTable? }
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent("latest.json")) else { return nil }
+        return (try? JSONDecoder().decode(Previous.self, from: data))?.idleThreads
+    }
 
     /// Writes `<directory>/<timestamp>.json` and `<directory>/latest.json`; returns the first path.
     func write(to directory: URL) throws -> URL {

@@ -58,6 +58,13 @@ final class BenchmarkRun {
             }
         }
         if steps.contains(.many) { measureManyAlarms(bench) }
+        var idleThreads: IdleCost.ThreadTable?
+        if steps.contains(.idle) {
+            progress("idle wake-ups by thread: 0 and \(IdleCost.manyAlarmCount) alarms, then no sound server (sessions of their own)")
+            let measured = IdleCost.threadsBySession(tools: tools, plan: plan)
+            figures += measured.figures
+            idleThreads = measured.table
+        }
         if steps.contains(.tray) {
             progress("the tray item in waybar's tray (a session of its own, with sway and mako)")
             attempt(TrayCost.section, "wake-ups with the tray item shown", unit: "wake-ups/s") {
@@ -90,7 +97,7 @@ final class BenchmarkRun {
             machine: MethodNotes.machineLine(tocsind: tools.tocsind, session: bench.session) + " "
                 + MethodNotes.loadLine(start: loadAtStart, end: loadAtEnd),
             loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadAtEnd,
-            figures: figures, comparison: comparison,
+            figures: figures, comparison: comparison, idleThreads: idleThreads,
             howMeasured: MethodNotes.notes(
                 plan: plan, script: script.script(seconds: "1.5", title: "bench-script-N").replacingOccurrences(of: beep.path, with: "beep.wav")))
     }

@@ -80,6 +80,8 @@ enum ProcessActivity {
     struct WakeupCount {
         let perMinute: Double
         let counted: Int
+        /// The window as it was measured, in seconds.
+        let elapsedSeconds: Double
         /// Involuntary context switches in the window, not part of `counted`.
         let preemptions: Int
         let endedThreads: Int
@@ -128,15 +130,19 @@ enum ProcessActivity {
                 }
                 ended += first.keys.filter { last[$0] == nil }.count
             }
-            return WakeupCount(perMinute: Double(counted) * 60 / elapsed, counted: counted, preemptions: preempted,
+            return WakeupCount(perMinute: Double(counted) * 60 / elapsed, counted: counted, elapsedSeconds: elapsed, preemptions: preempted,
                                endedThreads: ended, byThreadName: byName)
         }
     }
 
-    /// A thread's name (its comm), or its id when it has gone.
+    /// A thread's name (its comm), or its id when it has gone; the main thread is "main" with its
+    /// comm, since threads started from it inherit its comm (libdispatch's workers show as
+    /// "tocsind" too, or as "exe" when the session spawned it through /proc).
     private static func threadName(pid: Int32, thread: Int32) -> String {
-        let name = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/comm", encoding: .utf8)
-        return name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "thread \(thread)"
+        let name = (try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/comm", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        if thread == pid { return "main (\(name ?? "gone"))" }
+        return name ?? "thread \(thread)"
     }
 
     private static func status(of pid: Int32) -> String? {

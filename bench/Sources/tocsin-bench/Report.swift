@@ -3,7 +3,8 @@ import Foundation
 /// Renders the results as Markdown: the figures table (min / median / max, p99 where asked,
 /// target and PASS/FAIL), the side-by-side table with ratios to Tocsin, and how it was measured.
 enum Report {
-    static func markdown(_ results: BenchResults) -> String {
+    /// `previousIdleThreads`: the last run's idle table by thread, shown beside this run's.
+    static func markdown(_ results: BenchResults, previousIdleThreads: IdleCost.ThreadTable? = nil) -> String {
         var lines: [String] = []
         lines.append("## Tocsin benchmark — \(results.plan.mode) run, \(timestamp(results.startedAt)) "
                      + "(took \(duration(results.durationSeconds)))")
@@ -16,6 +17,12 @@ enum Report {
         lines.append("")
         lines.append(contentsOf: comparisonTable(results.comparison))
         lines.append("")
+        if let idleThreads = results.idleThreads {
+            lines.append("### Idle wake-ups per minute by thread (\(results.plan.idleWindowText) windows\(previousIdleThreads == nil ? "" : "; beside each, the previous run's, from latest.json"))")
+            lines.append("")
+            lines.append(contentsOf: IdleCost.threadTableMarkdown(idleThreads, previous: previousIdleThreads))
+            lines.append("")
+        }
         lines.append("### How measured")
         lines.append("")
         lines.append(contentsOf: results.howMeasured.map { "- \($0)" })
