@@ -20,8 +20,7 @@ import Testing
         "BusService/SignalAudience.swift", "LockScreen/DisplayWaker.swift", "LockScreen/LockScreenService.swift",
         "LockScreen/PlasmaLockWatcher.swift", "LockScreen/XScreenSaverKeeper.swift", "MediaPlayer/RingingPlayer.swift",
         "Notifications/NotificationServerMonitor.swift", "Notifications/NotificationTick.swift", "Notifications/NotificationWorker.swift",
-        "Notifications/NotifyCallRecorder.swift", "Panel/TrayItem.swift", "SettingsFileWatcher.swift", "Sound/SoundOutputLink.swift",
-        "Sound/SoundPlayer.swift", "TimeAndSleep/DeadlineTimer.swift", "TimeAndSleep/SleepWatcher.swift",
+        "Notifications/NotifyCallRecorder.swift", "Panel/TrayItem.swift", "SettingsFileWatcher.swift", "TimeAndSleep/DeadlineTimer.swift", "TimeAndSleep/SleepWatcher.swift",
         "TimeAndSleep/TimeZoneWatcher.swift",
     ]
 
