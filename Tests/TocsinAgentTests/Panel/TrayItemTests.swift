@@ -79,4 +79,43 @@ import TocsinCore
             withExtendedLifetime(item) {}
         }
     }
+
+    /// What the neighbour fuzzer sent the menu: a recursion depth of Int32.min (counting it down
+    /// overflowed and trapped), and a group of 10,000 clicks on one entry (it is clicked once).
+    @Test func aDepthOfInt32MinIsEveryLevelAndTenThousandClicksOnOneEntryAreOne() throws {
+        let bus = try PrivateBus()
+        defer { bus.stop() }
+        try withOwnMainContext { context in
+            let agent = try bus.connect()
+            defer { g_object_unref(UnsafeMutableRawPointer(agent)) }
+            let host = try bus.connect()
+            defer { g_object_unref(UnsafeMutableRawPointer(host)) }
+            var actions: [TrayContent.Action] = []
+            let item = TrayItem(log: LogLines().log, connection: { agent }, gate: OwnUserGate { _, answer in answer(true) })
+            item.onAction = { actions.append($0) }
+            item.start()
+            let now = Date(timeIntervalSince1970: 1_800_000_000)
+            let pasta = UUID()
+            item.show(TrayContent(alarms: [try AlarmRequest(title: "Pasta", duration: 600).makeAlarm(id: pasta, now: now)],
+                                  now: now.addingTimeInterval(1), timeOfDay: { _ in "15:05" }))
+            let agentName = String(cString: g_dbus_connection_get_unique_name(agent))
+            func call(_ method: String, _ arguments: OpaquePointer) -> PendingBusCall {
+                PendingBusCall(on: host, to: agentName, path: TrayItem.menuPath, interface: "com.canonical.dbusmenu", method: method, arguments: arguments)
+            }
+            let everyLevel = call("GetLayout", Variant.tuple([g_variant_new_int32(0), g_variant_new_int32(-1), Variant.make(strings: [])]))
+            let deepest = call("GetLayout", Variant.tuple([g_variant_new_int32(0), g_variant_new_int32(Int32.min), Variant.make(strings: [])]))
+            #expect(runMainContext(context, for: 3) { everyLevel.came && deepest.came })
+            #expect(deepest.reply != nil && deepest.reply == everyLevel.reply, "depth Int32.min: \(deepest)")
+            let printed = try #require(everyLevel.reply)
+            let pause = try #require(printed.firstMatch(of: /\((\d+), \{'enabled': <true>, 'label': <'    Pause'>\}/).flatMap { Int32($0.1) }, "\(printed)")
+            let click = Variant.tuple([g_variant_new_int32(pause), g_variant_new_string("clicked"), g_variant_new_variant(g_variant_new_int32(0)), g_variant_new_uint32(0)])
+            let clicks = g_variant_ref_sink(click)!
+            defer { g_variant_unref(clicks) }
+            let events: [OpaquePointer?] = Array(repeating: clicks, count: 10_000)
+            let group = call("EventGroup", Variant.tuple([g_variant_new_array(nil, events, gsize(events.count))]))
+            #expect(runMainContext(context, for: 5) { group.came })
+            #expect(group.error == nil, "\(group)")
+            #expect(actions == [.intent(.pause, pasta)], "10,000 clicks on Pause made \(actions.count) actions")
+        }
+    }
 }
