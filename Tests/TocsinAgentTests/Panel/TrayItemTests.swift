@@ -12,7 +12,17 @@ import TocsinCore
 /// answer (`gdbus call`, a script) is still on the bus to be asked about. PanelTests click the
 /// real item from waybar's tray; PlasmaDesktopTests from another user's plasmashell.
 @Suite(.serialized) struct TrayItemTests {
-    @Test func aClickIsAnsweredOnceTheBusSaysWhoClickedAndAStrangersIsRefused() throws {
+    /// A menu of the item as it shows a 10-minute timer "Pasta", on a private bus, clicked by
+    /// `body` through `call` from a host connection of its own; clicks pass `gate`.
+    struct ShownMenu {
+        let context: OpaquePointer
+        let item: TrayItem
+        let pasta: UUID
+        let hostName: String
+        let call: (_ method: String, _ arguments: OpaquePointer) -> PendingBusCall
+    }
+
+    static func withShownMenu(log: AgentLog, gate: OwnUserGate, _ body: (ShownMenu) throws -> Void) throws {
         let bus = try PrivateBus()
         defer { bus.stop() }
         try withOwnMainContext { context in
@@ -20,21 +30,27 @@ import TocsinCore
             defer { g_object_unref(UnsafeMutableRawPointer(agent)) }
             let host = try bus.connect()
             defer { g_object_unref(UnsafeMutableRawPointer(host)) }
-            var questions: [(sender: String, answer: (Bool) -> Void)] = []
-            var actions: [TrayContent.Action] = []
-            let logged = LogLines()
-            let item = TrayItem(log: logged.log, connection: { agent }, gate: OwnUserGate { sender, answer in questions.append((sender, answer)) })
-            item.onAction = { actions.append($0) }
+            let item = TrayItem(log: log, connection: { agent }, gate: gate)
             item.start()
             let now = Date(timeIntervalSince1970: 1_800_000_000)
             let pasta = UUID()
             let timer = try AlarmRequest(title: "Pasta", duration: 600).makeAlarm(id: pasta, now: now)
             item.show(TrayContent(alarms: [timer], now: now.addingTimeInterval(1), timeOfDay: { _ in "15:05" }))
             let agentName = String(cString: g_dbus_connection_get_unique_name(agent))
-            let hostName = String(cString: g_dbus_connection_get_unique_name(host))
-            func call(_ method: String, _ arguments: OpaquePointer) -> PendingBusCall {
+            try body(ShownMenu(context: context, item: item, pasta: pasta, hostName: String(cString: g_dbus_connection_get_unique_name(host))) { method, arguments in
                 PendingBusCall(on: host, to: agentName, path: TrayItem.menuPath, interface: "com.canonical.dbusmenu", method: method, arguments: arguments)
-            }
+            })
+            withExtendedLifetime(item) {}
+        }
+    }
+
+    @Test func aClickIsAnsweredOnceTheBusSaysWhoClickedAndAStrangersIsRefused() throws {
+        var questions: [(sender: String, answer: (Bool) -> Void)] = []
+        let logged = LogLines()
+        try Self.withShownMenu(log: logged.log, gate: OwnUserGate { sender, answer in questions.append((sender, answer)) }) { menu in
+            let (context, pasta, hostName, call) = (menu.context, menu.pasta, menu.hostName, menu.call)
+            var actions: [TrayContent.Action] = []
+            menu.item.onAction = { actions.append($0) }
             let layout = call("GetLayout", Variant.tuple([g_variant_new_int32(0), g_variant_new_int32(-1), Variant.make(strings: [])]))
             #expect(runMainContext(context, for: 3) { layout.came }, "GetLayout went unanswered")
             let printed = try #require(layout.reply, "\(layout)")
@@ -76,32 +92,16 @@ import TocsinCore
                                                        g_variant_new_variant(g_variant_new_int32(0)), g_variant_new_uint32(0)]))
             #expect(runMainContext(context, for: 3) { hovered.came })
             #expect(questions.isEmpty && hovered.error == nil && actions.count == 2)
-            withExtendedLifetime(item) {}
         }
     }
 
     /// What the neighbour fuzzer sent the menu: a recursion depth of Int32.min (counting it down
     /// overflowed and trapped), and a group of 10,000 clicks on one entry (it is clicked once).
     @Test func aDepthOfInt32MinIsEveryLevelAndTenThousandClicksOnOneEntryAreOne() throws {
-        let bus = try PrivateBus()
-        defer { bus.stop() }
-        try withOwnMainContext { context in
-            let agent = try bus.connect()
-            defer { g_object_unref(UnsafeMutableRawPointer(agent)) }
-            let host = try bus.connect()
-            defer { g_object_unref(UnsafeMutableRawPointer(host)) }
+        try Self.withShownMenu(log: LogLines().log, gate: OwnUserGate { _, answer in answer(true) }) { menu in
+            let (context, pasta, call) = (menu.context, menu.pasta, menu.call)
             var actions: [TrayContent.Action] = []
-            let item = TrayItem(log: LogLines().log, connection: { agent }, gate: OwnUserGate { _, answer in answer(true) })
-            item.onAction = { actions.append($0) }
-            item.start()
-            let now = Date(timeIntervalSince1970: 1_800_000_000)
-            let pasta = UUID()
-            item.show(TrayContent(alarms: [try AlarmRequest(title: "Pasta", duration: 600).makeAlarm(id: pasta, now: now)],
-                                  now: now.addingTimeInterval(1), timeOfDay: { _ in "15:05" }))
-            let agentName = String(cString: g_dbus_connection_get_unique_name(agent))
-            func call(_ method: String, _ arguments: OpaquePointer) -> PendingBusCall {
-                PendingBusCall(on: host, to: agentName, path: TrayItem.menuPath, interface: "com.canonical.dbusmenu", method: method, arguments: arguments)
-            }
+            menu.item.onAction = { actions.append($0) }
             let everyLevel = call("GetLayout", Variant.tuple([g_variant_new_int32(0), g_variant_new_int32(-1), Variant.make(strings: [])]))
             let deepest = call("GetLayout", Variant.tuple([g_variant_new_int32(0), g_variant_new_int32(Int32.min), Variant.make(strings: [])]))
             #expect(runMainContext(context, for: 3) { everyLevel.came && deepest.came })
